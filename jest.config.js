@@ -1,0 +1,13 @@
+/** Jest runs TypeScript through ts-jest in transpile-only mode (tsc --noEmit does the type
+ * check once, in `npm test`), and maps @notify/* to the packages' sources so no build step
+ * is needed. Unit tests live beside the code; integration tests under test/. */
+const moduleNameMapper = { '^@notify/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+const base = { testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/packages/*/src/**/*.test.ts', '<rootDir>/apps/*/src/**/*.test.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'], testTimeout: 120000 },
+  ],
+};

@@ -1,0 +1,66 @@
+import { CHANNELS, type Channel } from './channels';
+import type { Addresses } from './schemas';
+import type { AttemptOutcome, SkipReason } from './status';
+
+/**
+ * The cascade plan: the recipient's preference order (channels it did not list follow in the
+ * platform's default order), keeping only channels it has an address for.
+ */
+export function planCascade(preferences: readonly Channel[] | undefined, addresses: Addresses): Channel[] {
+  const order = [...(preferences ?? []), ...CHANNELS.filter((c) => !(preferences ?? []).includes(c))];
+  return order.filter((channel) => typeof addresses[channel] === 'string');
+}
+
+export interface CascadeAttempt {
+  channel: Channel;
+  /** Undefined when the call never reported (the worker died mid-call): treated as unknown. */
+  outcome: AttemptOutcome | undefined;
+}
+
+export type NextStep =
+  | { kind: 'send'; channel: Channel; skipped: { channel: Channel; reason: SkipReason }[] }
+  | { kind: 'reconcile'; channel: Channel }
+  | { kind: 'done'; reason: 'delivered' }
+  | { kind: 'give-up'; reason: 'budget-exhausted' | 'all-channels-permanent' | 'unknown-outcome-budget-exhausted' }
+  | { kind: 'wait'; reason: 'all-channels-unavailable'; skipped: { channel: Channel; reason: SkipReason }[] };
+
+/**
+ * Decides the next external call of a notification. Pure: the caller supplies the history and
+ * which channels are unavailable right now (open breaker, suppression), so the pipeline, the
+ * models and the tests share one rule:
+ * - at most `budget` calls in all; a skipped channel spends nothing;
+ * - an unknown outcome is reconciled on the same channel before anything else, because
+ *   cascading after it could deliver the same event twice;
+ * - otherwise the next channel after the last one tried, cyclically through the plan, leaving
+ *   out channels that failed permanently (a retry never fixes those).
+ */
+export function nextCascadeStep(
+  plan: readonly Channel[],
+  attempts: readonly CascadeAttempt[],
+  budget: number,
+  unavailable: (channel: Channel) => SkipReason | undefined,
+): NextStep {
+  const last = attempts.at(-1);
+  if (last?.outcome === 'delivered') return { kind: 'done', reason: 'delivered' };
+  const lastUnknown = last !== undefined && (last.outcome === undefined || last.outcome === 'unknown');
+  if (attempts.length >= budget) {
+    return { kind: 'give-up', reason: lastUnknown ? 'unknown-outcome-budget-exhausted' : 'budget-exhausted' };
+  }
+  if (last !== undefined && lastUnknown) return { kind: 'reconcile', channel: last.channel };
+
+  const permanent = new Set(attempts.filter((a) => a.outcome === 'permanent').map((a) => a.channel));
+  const start = last === undefined ? 0 : plan.indexOf(last.channel) + 1;
+  const skipped: { channel: Channel; reason: SkipReason }[] = [];
+  let candidates = 0;
+  for (let offset = 0; offset < plan.length; offset += 1) {
+    const channel = plan[(start + offset) % plan.length] as Channel;
+    if (permanent.has(channel)) continue;
+    candidates += 1;
+    const reason = unavailable(channel);
+    if (reason === undefined) return { kind: 'send', channel, skipped };
+    skipped.push({ channel, reason });
+  }
+  if (candidates === 0) return { kind: 'give-up', reason: 'all-channels-permanent' };
+  if (skipped.every((s) => s.reason === 'suppressed')) return { kind: 'give-up', reason: 'all-channels-permanent' };
+  return { kind: 'wait', reason: 'all-channels-unavailable', skipped };
+}

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * h = sha256(tenant, eventId, recipientId): the idempotency key. The channel is deliberately
+ * not part of it: the same event reaching one recipient over two channels is the error we
+ * prevent. JSON array encoding keeps the parts unambiguous ("a|b","c" vs "a","b|c").
+ * 128 bits of the hash are plenty for ids and keep Redis keys and job ids short.
+ */
+export function notificationId(tenant: string, eventId: string, recipientId: string): string {
+  return sha256Hex(JSON.stringify([tenant, eventId, recipientId])).slice(0, 32);
+}
+
+/** The key stored recipients live under: tenant-scoped and free of PII. */
+export function recipientHash(tenant: string, recipientId: string): string {
+  return sha256Hex(JSON.stringify(['recipient', tenant, recipientId])).slice(0, 32);
+}
+
+/** The provider-facing idempotency key: the same for every call of one notification. */
+export function providerIdempotencyKey(notificationIdValue: string): string {
+  return `notify-${notificationIdValue}`;
+}
+
+/**
+ * A fingerprint of a request's payload with object keys sorted, so a client re-sending the
+ * same JSON with another key order is still "the same request" (IETF Idempotency-Key draft:
+ * same key + different payload = 422).
+ */
+export function payloadFingerprint(payload: unknown): string {
+  return sha256Hex(stableStringify(payload));
+}
+
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,43 @@
+import type { Channel, Priority } from './channels';
+
+/**
+ * Every Redis key and BullMQ queue name the platform uses, defined once.
+ *
+ * NEVER rename any of these without a migration: queued jobs and idempotency records live
+ * under them. The `{notify}` hash tag puts every key in one Redis Cluster slot, which the
+ * Lua scripts (several keys per call) and BullMQ both need.
+ */
+export const KEY_PREFIX = '{notify}';
+
+/** BullMQ's own prefix; queue keys become `{notify}:q:<queue>:...`. */
+export const QUEUE_PREFIX = `${KEY_PREFIX}:q`;
+
+/** One queue per (channel, priority class): each is a bulkhead lane with its own workers. */
+export function channelQueueName(channel: Channel, priority: Priority): string {
+  return `${channel}-${priority}`;
+}
+
+/** The notification record: idempotency reservation, status and attempt history in one hash. */
+export function notificationKey(notificationId: string): string {
+  return `${KEY_PREFIX}:n:${notificationId}`;
+}
+
+/** A stored recipient profile, scoped by tenant. Ids are hashed: no PII in key names. */
+export function recipientKey(tenantRecipientHash: string): string {
+  return `${KEY_PREFIX}:r:${tenantRecipientHash}`;
+}
+
+/** Permanent-failure suppression of one (recipient, channel) pair. */
+export function suppressionKey(tenantRecipientHash: string, channel: Channel): string {
+  return `${KEY_PREFIX}:s:${tenantRecipientHash}:${channel}`;
+}
+
+/** The circuit-breaker state of one channel, shared by every process. */
+export function breakerKey(channel: Channel): string {
+  return `${KEY_PREFIX}:b:${channel}`;
+}
+
+/** BullMQ job id of step `step` (1-based) of a notification; never all digits, never a `:`. */
+export function stepJobId(notificationId: string, step: number): string {
+  return `n-${notificationId}-${step}`;
+}
