@@ -8,7 +8,9 @@ import type { AttemptOutcome } from './status';
 export function classifyProviderStatus(status: number): AttemptOutcome {
   if (status >= 200 && status < 300) return 'delivered';
   if (status === 429 || status >= 500) return 'transient';
-  if (status === 408) return 'unknown';
+  // 408: the provider timed out on its side; 409: a call with the same key is still in progress.
+  // Either way it may deliver: reconcile, never cascade.
+  if (status === 408 || status === 409) return 'unknown';
   return 'permanent';
 }
 

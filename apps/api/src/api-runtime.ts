@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
+import {
+  ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, checkRedisDurability, createRedis, loadScripts, waitUntilReady,
+  type ChannelGate,
+} from '@notify/pipeline';
+import { createApp } from './app';
+import type { ApiConfig } from './config';
+
+export interface RunningApi {
+  url: string;
+  /** Graceful stop: refuse new intake (503), let in-flight requests finish, close queues and Redis. */
+  close(): Promise<void>;
+}
+
+export async function startApi(config: ApiConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningApi> {
+  const redis = createRedis(config.redisUrl, 'producer');
+  await waitUntilReady(redis);
+  if (config.requireDurableRedis) {
+    const problems = await checkRedisDurability(redis, true);
+    if (problems.length > 0) {
+      redis.disconnect();
+      throw new Error(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
+    }
+  }
+  const registry = createRegistry('api');
+  const metrics = createPipelineMetrics(registry);
+  const queues = new ChannelQueues(redis);
+  registerQueueDepthGauge(registry, () => queues.all());
+  const gate = options.gate ?? OPEN_GATE;
+  const recipients = new RecipientStore(redis);
+  const intake = new IntakeService({
+    scripts: loadScripts(redis), queues, recipients, gate, metrics,
+    config: { recordTtlSeconds: config.recordTtlSeconds, budget: config.budget },
+  });
+
+  let draining = false;
+  const app = createApp({
+    redis, intake, recipients, registry, logger, apiKeys: config.apiKeys, bodyLimit: config.bodyLimit, isDraining: () => draining,
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${config.host}:${port}`,
+    close: () => {
+      closing ??= (async () => {
+        draining = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+        await Promise.race([closed, grace]);
+        server.closeAllConnections();
+        await queues.close();
+        await gate.close();
+        await redis.quit().catch(() => redis.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

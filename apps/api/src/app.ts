@@ -1,0 +1,50 @@
+import express, { type Express, type Router } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { NotifyError } from '@notify/core';
+import type { IntakeService, RecipientStore } from '@notify/pipeline';
+import { createKeyring, requireTenant } from './auth';
+import { errorMiddleware } from './error-middleware';
+import { requestContext } from './request-context';
+import { healthRouter } from './routes/health';
+import { notificationsRouter } from './routes/notifications';
+import { recipientsRouter } from './routes/recipients';
+
+export interface AppDeps {
+  redis: Redis;
+  intake: IntakeService;
+  recipients: RecipientStore;
+  registry: Registry;
+  logger: Logger;
+  apiKeys: readonly { key: string; tenant: string }[];
+  bodyLimit: string;
+  isDraining: () => boolean;
+  /** Extra tenant-authenticated routers, mounted under their path (e.g. the tracking query). */
+  routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
+}
+
+/** The HTTP application, separate from listen() so tests drive it with supertest. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestContext(deps.logger));
+  app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', deps.registry.contentType).send(await deps.registry.metrics());
+  });
+
+  const tenant = requireTenant(createKeyring(deps.apiKeys));
+  const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
+  app.use('/v1/notifications', tenant, json, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining }));
+  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients }));
+  for (const extra of deps.routers ?? []) {
+    if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);
+    else app.use(extra.path, extra.router);
+  }
+
+  app.use((req, _res, next) => next(new NotifyError('NOT_FOUND', `no route ${req.method} ${req.path}`)));
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

@@ -1,0 +1,57 @@
+import { Router, type Request } from 'express';
+import type { Redis } from 'ioredis';
+import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
+import { readNotification, type IntakeService } from '@notify/pipeline';
+
+const ID_PATTERN = /^[0-9a-f]{32}$/;
+
+function requireJson(req: Request): void {
+  if (!req.is('application/json')) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
+}
+
+/**
+ * POST /v1/notifications          one notification: 202 accepted, 200 duplicate, 4xx with fields
+ * POST /v1/notifications/batch    up to 1,000: per-item results in request order
+ * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only)
+ */
+export function notificationsRouter(deps: { intake: IntakeService; redis: Redis; isDraining: () => boolean }): Router {
+  const router = Router();
+  const refuseWhileDraining = () => {
+    if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
+  };
+
+  router.post('/', async (req, res) => {
+    refuseWhileDraining();
+    requireJson(req);
+    const result = await deps.intake.accept(res.locals.tenant as string, req.body);
+    const duplicate = result.kind === 'duplicate';
+    res.status(duplicate ? 200 : 202).location(`/v1/notifications/${result.id}`)
+      .json({ id: result.id, status: result.status, duplicate });
+  });
+
+  router.post('/batch', async (req, res) => {
+    refuseWhileDraining();
+    requireJson(req);
+    const { notifications } = parseOrThrow(batchRequestSchema, req.body);
+    const results = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
+    const count = (predicate: (r: (typeof results)[number]) => boolean) => results.filter(predicate).length;
+    res.status(200).json({
+      accepted: count((r) => r.httpStatus === 202),
+      duplicates: count((r) => r.httpStatus === 200),
+      rejected: count((r) => r.httpStatus >= 400),
+      results,
+    });
+  });
+
+  router.get('/:id', async (req, res) => {
+    const id = req.params.id as string;
+    if (!ID_PATTERN.test(id)) {
+      throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
+    }
+    const view = await readNotification(deps.redis, res.locals.tenant as string, id);
+    if (!view) throw new NotifyError('NOT_FOUND', `no notification ${id} for this tenant (unknown or expired)`);
+    res.json(view);
+  });
+
+  return router;
+}

@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { NotifyError, ID_PATTERN, LIMITS, parseOrThrow, recipientProfileSchema } from '@notify/core';
+import type { RecipientStore } from '@notify/pipeline';
+
+function recipientId(raw: unknown): string {
+  const id = String(raw);
+  if (id.length === 0 || id.length > LIMITS.recipientIdLength || !ID_PATTERN.test(id)) {
+    throw new NotifyError('VALIDATION_FAILED', 'invalid recipient id', {
+      details: [{ field: 'id', reason: `must be 1-${LIMITS.recipientIdLength} characters of letters, digits and . _ : @ - /` }],
+    });
+  }
+  return id;
+}
+
+/** PUT/GET/DELETE /v1/recipients/:id — stored addresses and preference order, per tenant. */
+export function recipientsRouter(deps: { recipients: RecipientStore }): Router {
+  const router = Router();
+
+  router.put('/:id', async (req, res) => {
+    const id = recipientId(req.params.id);
+    if (!req.is('application/json')) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
+    const profile = parseOrThrow(recipientProfileSchema, req.body);
+    if (Object.keys(profile.addresses).length === 0) {
+      throw new NotifyError('VALIDATION_FAILED', 'a recipient needs at least one address', {
+        details: [{ field: 'addresses', reason: 'must hold at least one of push, sms, email' }],
+      });
+    }
+    const created = await deps.recipients.put(res.locals.tenant as string, id, profile);
+    res.status(created ? 201 : 200).json({ id, ...profile });
+  });
+
+  router.get('/:id', async (req, res) => {
+    const id = recipientId(req.params.id);
+    const profile = await deps.recipients.get(res.locals.tenant as string, id);
+    if (!profile) throw new NotifyError('NOT_FOUND', `no recipient '${id}' for this tenant`);
+    res.json({ id, ...profile });
+  });
+
+  router.delete('/:id', async (req, res) => {
+    const id = recipientId(req.params.id);
+    if (!(await deps.recipients.delete(res.locals.tenant as string, id))) throw new NotifyError('NOT_FOUND', `no recipient '${id}' for this tenant`);
+    res.status(204).end();
+  });
+
+  return router;
+}

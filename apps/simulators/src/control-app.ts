@@ -1,0 +1,67 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { CHANNELS, isChannel } from '@notify/core';
+import { behaviourPatchSchema } from './channel-faults';
+import type { ProviderFleet } from './provider-fleet';
+
+/**
+ * The simulators' control plane (what the chaos CLI and the tests drive):
+ *   GET  /control/channels                 every channel's behaviour and whether its port is open
+ *   POST /control/channels/:channel        patch {mode, latencyMs, slowMs, transientRate, permanentRate}
+ *   POST /control/channels/:channel/restore   back to the configured defaults, port open
+ *   POST /control/restore                  every channel back to defaults
+ *   GET  /ledger                           calls, outcomes, deliveries, duplicate keys
+ *   GET  /ledger/keys/:key                 the deliveries of one idempotency key
+ *   POST /ledger/reset
+ */
+export function createControlApp(fleet: ProviderFleet): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '16kb' }));
+
+  app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/control/channels', (_req, res) => { res.json(fleet.status()); });
+
+  app.post('/control/channels/:channel', async (req, res) => {
+    const channel = req.params.channel;
+    if (!isChannel(channel)) {
+      res.status(404).json({ error: 'unknown-channel', message: `unknown channel '${channel}'; expected one of ${CHANNELS.join(', ')}` });
+      return;
+    }
+    const patch = behaviourPatchSchema.safeParse(req.body ?? {});
+    if (!patch.success) {
+      res.status(400).json({
+        error: 'invalid-behaviour',
+        details: patch.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', reason: i.message })),
+      });
+      return;
+    }
+    res.json(await fleet.apply(channel, patch.data));
+  });
+
+  app.post('/control/channels/:channel/restore', async (req, res) => {
+    const channel = req.params.channel;
+    if (!isChannel(channel)) {
+      res.status(404).json({ error: 'unknown-channel', message: `unknown channel '${channel}'` });
+      return;
+    }
+    res.json(await fleet.restore(channel));
+  });
+
+  app.post('/control/restore', async (_req, res) => {
+    for (const channel of CHANNELS) await fleet.restore(channel);
+    res.json(fleet.status());
+  });
+
+  app.get('/ledger', (_req, res) => { res.json(fleet.ledger.summary()); });
+  app.get('/ledger/keys/:key', (req, res) => { res.json({ key: req.params.key, deliveries: fleet.ledger.entry(req.params.key) }); });
+  app.post('/ledger/reset', (_req, res) => {
+    fleet.ledger.reset();
+    res.json({ ok: true });
+  });
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: number }).status ?? 500;
+    res.status(status).json({ error: status === 400 ? 'malformed-json' : 'internal', message: (error as Error).message });
+  });
+  return app;
+}

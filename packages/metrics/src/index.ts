@@ -1,0 +1,4 @@
+export * from './buckets';
+export * from './registry';
+export * from './pipeline-metrics';
+export * from './queue-metrics';

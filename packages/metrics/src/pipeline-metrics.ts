@@ -1,0 +1,68 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { CALL_DURATION_BUCKETS, DELIVERY_LATENCY_BUCKETS } from './buckets';
+
+/** The delivery pipeline's metrics. Labels are bounded: channel, priority, outcome, reason, stage. */
+export function createPipelineMetrics(registry: Registry) {
+  const registers = [registry];
+  return {
+    intakeRequests: new Counter({
+      name: 'notify_intake_requests_total',
+      help: 'Notification intake results per item (accepted, duplicate, conflict, invalid, rejected, error).',
+      labelNames: ['result', 'priority'] as const,
+      registers,
+    }),
+    notifications: new Counter({
+      name: 'notify_notifications_total',
+      help: 'Notifications that reached a terminal state, by priority and outcome (delivered or failed).',
+      labelNames: ['priority', 'outcome'] as const,
+      registers,
+    }),
+    attempts: new Counter({
+      name: 'notify_delivery_attempts_total',
+      help: 'External provider calls by channel and outcome (delivered, transient, permanent, unknown).',
+      labelNames: ['channel', 'outcome'] as const,
+      registers,
+    }),
+    skips: new Counter({
+      name: 'notify_channel_skips_total',
+      help: 'Channels passed over without spending budget, by reason (breaker-open, suppressed, no-address).',
+      labelNames: ['channel', 'reason'] as const,
+      registers,
+    }),
+    deliveryLatency: new Histogram({
+      name: 'notify_delivery_latency_seconds',
+      help: 'Time from acceptance to the provider accepting the notification, by priority.',
+      labelNames: ['priority'] as const,
+      buckets: DELIVERY_LATENCY_BUCKETS,
+      registers,
+    }),
+    cascadeDepth: new Histogram({
+      name: 'notify_cascade_depth_calls',
+      help: 'External calls a notification used before its terminal state, by outcome.',
+      labelNames: ['outcome'] as const,
+      buckets: [0, 1, 2, 3, 4, 5],
+      registers,
+    }),
+    duplicatesBlocked: new Counter({
+      name: 'notify_duplicates_blocked_total',
+      help: 'Repeated work stopped by idempotency, by stage (intake: client retry; worker: re-run or stale job).',
+      labelNames: ['stage'] as const,
+      registers,
+    }),
+    callDuration: new Histogram({
+      name: 'notify_provider_call_duration_seconds',
+      help: 'Provider call duration by channel and outcome.',
+      labelNames: ['channel', 'outcome'] as const,
+      buckets: CALL_DURATION_BUCKETS,
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: 'notify_bulkhead_in_flight',
+      help: 'Provider calls in flight per channel bulkhead.',
+      labelNames: ['channel'] as const,
+      registers,
+    }),
+  };
+}
+
+export type PipelineMetrics = ReturnType<typeof createPipelineMetrics>;

@@ -1,0 +1,64 @@
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, stepJobId, type Channel, type Priority } from '@notify/core';
+import type { StepJobData } from './job-data';
+
+/**
+ * BullMQ job options for every step job. The processor is idempotent (the record decides), so
+ * BullMQ may retry a job that threw (a Redis blip) many times; a permanently failed job is
+ * still reconciled by the worker's failure handler so the notification ends terminal.
+ */
+export const STEP_JOB_OPTIONS: JobsOptions = {
+  attempts: 20,
+  backoff: { type: 'exponential', delay: 500 },
+  removeOnComplete: { age: 3_600, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
+};
+
+/** The six channel lanes: one queue per (channel, priority class). */
+export class ChannelQueues {
+  private readonly queues = new Map<string, Queue<StepJobData>>();
+
+  constructor(connection: ConnectionOptions) {
+    for (const channel of CHANNELS) {
+      for (const priority of PRIORITIES) {
+        const name = channelQueueName(channel, priority);
+        this.queues.set(name, new Queue<StepJobData>(name, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: STEP_JOB_OPTIONS }));
+      }
+    }
+  }
+
+  get(channel: Channel, priority: Priority): Queue<StepJobData> {
+    return this.queues.get(channelQueueName(channel, priority)) as Queue<StepJobData>;
+  }
+
+  all(): Queue<StepJobData>[] {
+    return [...this.queues.values()];
+  }
+
+  /**
+   * Adds the job for one step. The job id is derived from (notification, step), so adding it
+   * twice (a client retry, a re-run after a crash) is a no-op while the job exists.
+   */
+  async enqueueStep(priority: Priority, data: StepJobData, delayMs = 0): Promise<void> {
+    await this.get(data.channel, priority).add('step', data, {
+      jobId: stepJobId(data.id, data.step),
+      ...(delayMs > 0 ? { delay: delayMs } : {}),
+    });
+  }
+
+  /** Batch form of `enqueueStep` (one round trip per lane), used by batch intake. */
+  async enqueueFirstSteps(items: { priority: Priority; data: StepJobData }[]): Promise<void> {
+    const byQueue = new Map<Queue<StepJobData>, { name: string; data: StepJobData; opts: JobsOptions }[]>();
+    for (const { priority, data } of items) {
+      const queue = this.get(data.channel, priority);
+      const list = byQueue.get(queue) ?? [];
+      list.push({ name: 'step', data, opts: { jobId: stepJobId(data.id, data.step) } });
+      byQueue.set(queue, list);
+    }
+    await Promise.all([...byQueue].map(([queue, jobs]) => queue.addBulk(jobs)));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((q) => q.close()));
+  }
+}

@@ -1,0 +1,181 @@
+import type { Redis } from 'ioredis';
+import {
+  NotifyError, isNotifyError, nextCascadeStep, notificationId, notificationKey, notificationRequestSchema, parseOrThrow,
+  payloadFingerprint, planCascade, recipientHash, type Channel, type NotificationRequest, type NotificationStatus, type SkipReason,
+} from '@notify/core';
+import type { PipelineMetrics } from '@notify/metrics';
+import type { ChannelGate } from './channel-gate';
+import type { ChannelQueues } from './channel-queues';
+import type { StepJobData } from './job-data';
+import type { RecipientStore } from './recipient-store';
+import type { Scripts } from './scripts';
+
+export interface IntakeConfig {
+  /** How long a record (idempotency key, status, history) lives; at least 24 h. */
+  recordTtlSeconds: number;
+  budget: number;
+}
+
+export type IntakeResult =
+  | { kind: 'accepted'; id: string; status: NotificationStatus }
+  | { kind: 'duplicate'; id: string; status: NotificationStatus };
+
+export interface BatchItemResult {
+  index: number;
+  httpStatus: number;
+  id?: string;
+  status?: NotificationStatus;
+  duplicate?: boolean;
+  error?: { code: string; message: string; details?: { field: string; reason: string }[] };
+}
+
+interface Prepared {
+  request: NotificationRequest;
+  id: string;
+  rh: string;
+  firstChannel: Channel;
+  argv: (string | number)[];
+}
+
+/**
+ * Accepting a notification = one Lua call that reserves the idempotency key and writes the
+ * record, then one idempotent enqueue of the first step. The 202 is sent only after both, so
+ * a 202 means the job is in Redis; a client retry after a crash in between finds the record
+ * ('accepted', never started) and re-adds the same job id, which BullMQ ignores if it exists.
+ * The router runs here as a function (no extra queue hop): the cascade plan is computed from
+ * the recipient's preferences, its addresses and the breakers, and the first step is
+ * enqueued straight into the channel's lane of the right priority class.
+ */
+export class IntakeService {
+  constructor(
+    private readonly deps: {
+      scripts: Scripts;
+      queues: ChannelQueues;
+      recipients: RecipientStore;
+      gate: ChannelGate;
+      metrics: PipelineMetrics;
+      config: IntakeConfig;
+      now?: () => number;
+    },
+  ) {}
+
+  async accept(tenant: string, body: unknown): Promise<IntakeResult> {
+    let priority: NotificationRequest['priority'] | undefined;
+    try {
+      const request = parseOrThrow(notificationRequestSchema, body);
+      priority = request.priority;
+      const prepared = await this.prepare(tenant, request, await this.deps.gate.openChannels());
+      const result = await this.reserve(prepared);
+      if (result.enqueue) await this.deps.queues.enqueueStep(request.priority, result.enqueue);
+      this.deps.metrics.intakeRequests.inc({ result: result.outcome.kind, priority: request.priority });
+      return result.outcome;
+    } catch (error) {
+      throw this.classify(error, priority);
+    }
+  }
+
+  /** Up to 1,000 notifications: per-item results; the enqueues go out as one bulk per lane. */
+  async acceptBatch(tenant: string, items: unknown[]): Promise<BatchItemResult[]> {
+    const results: BatchItemResult[] = new Array(items.length);
+    const open = await this.deps.gate.openChannels().catch((e: unknown) => { throw this.classify(e, undefined); });
+    const enqueues: { index: number; priority: NotificationRequest['priority']; data: StepJobData }[] = [];
+    const outcomes = new Map<number, IntakeResult>();
+    await Promise.all(items.map(async (item, index) => {
+      try {
+        const request = parseOrThrow(notificationRequestSchema, item, `notifications.${index}`);
+        const reserved = await this.reserve(await this.prepare(tenant, request, open));
+        outcomes.set(index, reserved.outcome);
+        this.deps.metrics.intakeRequests.inc({ result: reserved.outcome.kind, priority: request.priority });
+        if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue });
+      } catch (error) {
+        const failure = this.classify(error, undefined);
+        results[index] = {
+          index, httpStatus: failure.httpStatus,
+          error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}) },
+        };
+      }
+    }));
+    try {
+      await this.deps.queues.enqueueFirstSteps(enqueues);
+    } catch (error) {
+      const failure = this.classify(error, undefined);
+      // The records exist; a retry of these items re-adds their jobs (status still 'accepted').
+      for (const { index } of enqueues) {
+        outcomes.delete(index);
+        results[index] = { index, httpStatus: failure.httpStatus, error: { code: failure.code, message: failure.message } };
+      }
+    }
+    for (const [index, outcome] of outcomes) {
+      results[index] = {
+        index, httpStatus: outcome.kind === 'accepted' ? 202 : 200, id: outcome.id, status: outcome.status,
+        duplicate: outcome.kind === 'duplicate',
+      };
+    }
+    return results;
+  }
+
+  private async prepare(tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<Prepared> {
+    const now = (this.deps.now ?? Date.now)();
+    let { addresses, preferences } = request.recipient;
+    if (addresses === undefined) {
+      const stored = await this.deps.recipients.get(tenant, request.recipient.id);
+      if (!stored) {
+        throw new NotifyError('RECIPIENT_NOT_FOUND', `recipient '${request.recipient.id}' has no stored profile; send recipient.addresses or PUT /v1/recipients/${request.recipient.id} first`);
+      }
+      addresses = stored.addresses;
+      preferences = preferences ?? stored.preferences;
+    }
+    const plan = planCascade(preferences, addresses);
+    if (plan.length === 0) {
+      throw new NotifyError('NO_DELIVERABLE_CHANNEL', 'the recipient has no address on any channel (push, sms, email)', {
+        details: [{ field: 'recipient.addresses', reason: 'must hold at least one of push, sms, email' }],
+      });
+    }
+    const unavailable = (c: Channel): SkipReason | undefined => (open.has(c) ? 'breaker-open' : undefined);
+    const first = nextCascadeStep(plan, [], this.deps.config.budget, unavailable);
+    const firstChannel = first.kind === 'send' ? first.channel : (plan[0] as Channel);
+    const skips = first.kind === 'send' ? first.skipped.map((s) => ({ ...s, at: now })) : [];
+    for (const s of skips) this.deps.metrics.skips.inc({ channel: s.channel, reason: s.reason });
+    const id = notificationId(tenant, request.eventId, request.recipient.id);
+    const rh = recipientHash(tenant, request.recipient.id);
+    const argv = [
+      id, payloadFingerprint(request), tenant, request.eventId, request.recipient.id, rh, request.priority,
+      JSON.stringify(plan), firstChannel, JSON.stringify(request.content), JSON.stringify(addresses), now,
+      this.deps.config.recordTtlSeconds, JSON.stringify(skips),
+    ];
+    return { request, id, rh, firstChannel, argv };
+  }
+
+  private async reserve(p: Prepared): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
+    const [code, status, channel] = await this.deps.scripts.intake(notificationKey(p.id), ...p.argv);
+    const job = (c: Channel): StepJobData => ({ id: p.id, rh: p.rh, priority: p.request.priority, step: 1, channel: c });
+    if (code === 0) return { outcome: { kind: 'accepted', id: p.id, status: 'accepted' }, enqueue: job(p.firstChannel) };
+    if (code === 1) {
+      this.deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });
+      const outcome: IntakeResult = { kind: 'duplicate', id: p.id, status: status as NotificationStatus };
+      return status === 'accepted' && channel ? { outcome, enqueue: job(channel as Channel) } : { outcome };
+    }
+    throw new NotifyError('IDEMPOTENCY_CONFLICT',
+      `event '${p.request.eventId}' for recipient '${p.request.recipient.id}' was accepted before with a different payload (notification ${p.id})`);
+  }
+
+  private classify(error: unknown, priority: NotificationRequest['priority'] | undefined): NotifyError {
+    const labels = { priority: priority ?? 'unknown' };
+    if (isNotifyError(error)) {
+      const result = error.code === 'IDEMPOTENCY_CONFLICT' ? 'conflict'
+        : error.code === 'VALIDATION_FAILED' ? 'invalid' : error.httpStatus < 500 ? 'rejected' : 'error';
+      this.deps.metrics.intakeRequests.inc({ ...labels, result });
+      return error;
+    }
+    this.deps.metrics.intakeRequests.inc({ ...labels, result: 'error' });
+    if (!isRedisUnavailable(error)) return new NotifyError('INTERNAL', 'unexpected intake failure', { cause: error });
+    return new NotifyError('DEPENDENCY_UNAVAILABLE', 'the queue store (Redis) did not answer; nothing was accepted, retry with the same event id', { cause: error });
+  }
+}
+
+/** ioredis's ways of saying "Redis is not there right now" (offline queue off, retries spent, loading...). */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const text = `${error.name} ${error.message}`;
+  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed/i.test(text);
+}

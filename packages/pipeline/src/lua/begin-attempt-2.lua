@@ -1,0 +1,49 @@
+--[[
+  Opens external call number ARGV[1] of a notification, after checking that it may happen:
+  the delivered marker (status) is checked here, atomically with recording the attempt.
+
+  KEYS[1] notification record hash
+  KEYS[2] suppression key of (recipient, this channel)
+
+  ARGV[1] step (1-based)   ARGV[2] channel   ARGV[3] now (ms)   ARGV[4] budget (max calls)
+
+  Returns { code, detail... }
+    0 proceed        { 0, content, addresses, priority, acceptedAt, kind, tenant }
+    1 terminal       { 1, status }            already delivered or failed: do nothing
+    2 stale          { 2, currentStep }       this job is behind the record (re-run of an old step)
+    3 crashed        { 3 }                    this step was started before and never finished:
+                                              the worker died mid-call; it is now marked unknown
+    4 missing        { 4 }                    no record (expired or never created)
+    5 suppressed     { 5 }                    the recipient failed permanently on this channel before
+    6 budget         { 6, calls }             no calls left (defensive: the scheduler should not get here)
+]]
+if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
+local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'calls', 'chan')
+local status, step, calls = rec[1], tonumber(rec[2]), tonumber(rec[3])
+if status == 'delivered' or status == 'failed' then return { 1, status } end
+local wanted = tonumber(ARGV[1])
+if step ~= wanted or rec[4] ~= ARGV[2] then return { 2, step } end
+
+local attemptField = 'a:' .. ARGV[1]
+local previous = redis.call('HGET', KEYS[1], attemptField)
+if previous then
+  local attempt = cjson.decode(previous)
+  if attempt['outcome'] == nil then
+    attempt['outcome'] = 'unknown'
+    attempt['errorClass'] = 'worker-lost'
+    attempt['message'] = 'the worker stopped during the call; outcome unknown, reconciling'
+    attempt['finishedAt'] = tonumber(ARGV[3])
+    redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt))
+    return { 3 }
+  end
+  return { 2, step }
+end
+
+if redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
+if calls >= tonumber(ARGV[4]) then return { 6, calls } end
+
+local kind = redis.call('HGET', KEYS[1], 'kind')
+local attempt = { step = wanted, channel = ARGV[2], kind = kind, startedAt = tonumber(ARGV[3]) }
+redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending')
+local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses', 'priority', 'acceptedAt', 'tenant')
+return { 0, fields[1], fields[2], fields[3], fields[4], kind, fields[5] }

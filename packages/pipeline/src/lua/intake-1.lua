@@ -1,0 +1,33 @@
+--[[
+  Reserves the idempotency key (tenant, event id, recipient id) and creates the notification
+  record in one step, so two concurrent POSTs of the same event can never both create it.
+
+  KEYS[1] notification record hash
+
+  ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
+  ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
+  ARGV[7] priority              ARGV[8] plan (JSON array)     ARGV[9] first channel
+  ARGV[10] content (JSON)       ARGV[11] addresses (JSON)     ARGV[12] now (ms)
+  ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
+
+  Returns { code, status }
+    0 created     (status = 'accepted')
+    1 duplicate   { 1, status, channel of step 1 }: same fingerprint; while the status is still
+                  'accepted' the caller re-adds the first job (idempotent), in case the first
+                  intake died between this script and the enqueue
+    2 conflict    same key, different payload (-> 422)
+]]
+local existing = redis.call('HMGET', KEYS[1], 'fp', 'status', 'chan')
+if existing[1] then
+  if existing[1] == ARGV[2] then
+    return { 1, existing[2], existing[3] }
+  end
+  return { 2, existing[2] }
+end
+redis.call('HSET', KEYS[1],
+  'id', ARGV[1], 'fp', ARGV[2], 'tenant', ARGV[3], 'eventId', ARGV[4], 'recipientId', ARGV[5],
+  'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
+  'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
+  'calls', 0, 'skips', ARGV[14])
+redis.call('EXPIRE', KEYS[1], ARGV[13])
+return { 0, 'accepted' }

@@ -1,0 +1,48 @@
+import {
+  CHANNELS, type AttemptRecord, type Channel, type NotificationStatus, type NotificationView, type Priority, type SkipRecord,
+} from '@notify/core';
+
+/** The raw hash fields of a notification record (see lua/intake-1.lua for who writes what). */
+export type RecordFields = Record<string, string>;
+
+function jsonArray<T>(raw: string | undefined): T[] {
+  if (raw === undefined) return [];
+  const value: unknown = JSON.parse(raw);
+  // Lua's cjson encodes an empty table as {}: read it back as an empty list.
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function optionalNumber(raw: string | undefined): number | undefined {
+  return raw === undefined ? undefined : Number(raw);
+}
+
+/** Every attempt `a:<step>` in step order. */
+export function recordAttempts(fields: RecordFields): AttemptRecord[] {
+  return Object.keys(fields)
+    .filter((k) => k.startsWith('a:'))
+    .map((k) => JSON.parse(fields[k] as string) as AttemptRecord)
+    .sort((a, b) => a.step - b.step);
+}
+
+/** The public view of a record (`GET /v1/notifications/:id`): no addresses, no content. */
+export function toNotificationView(fields: RecordFields): NotificationView {
+  const acceptedAt = Number(fields.acceptedAt);
+  const deliveredAt = optionalNumber(fields.deliveredAt);
+  const finishedAt = optionalNumber(fields.finishedAt);
+  const plan = jsonArray<Channel>(fields.plan).filter((c) => (CHANNELS as readonly string[]).includes(c));
+  return {
+    id: fields.id as string,
+    eventId: fields.eventId as string,
+    recipientId: fields.recipientId as string,
+    priority: fields.priority as Priority,
+    status: fields.status as NotificationStatus,
+    plan,
+    ...(fields.deliveredChannel ? { deliveredChannel: fields.deliveredChannel as Channel } : {}),
+    acceptedAt,
+    ...(deliveredAt !== undefined ? { deliveredAt, latencyMs: deliveredAt - acceptedAt } : {}),
+    ...(finishedAt !== undefined ? { finishedAt } : {}),
+    ...(fields.reason ? { failureReason: fields.reason } : {}),
+    attempts: recordAttempts(fields),
+    skips: jsonArray<SkipRecord>(fields.skips),
+  };
+}

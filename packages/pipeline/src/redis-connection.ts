@@ -1,0 +1,50 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Connections by role, following BullMQ's production guide:
+ * - `producer` (HTTP intake): fail fast. With the offline queue off, a request during a Redis
+ *   outage fails at once with a 503 instead of hanging, and nothing is half-accepted.
+ * - `worker`: retry forever (`maxRetriesPerRequest: null`), as BullMQ workers require; they
+ *   resume by themselves when Redis comes back.
+ */
+export type ConnectionRole = 'producer' | 'worker';
+
+export function createRedis(url: string, role: ConnectionRole, extra: RedisOptions = {}): Redis {
+  const options: RedisOptions =
+    role === 'producer'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 5_000 }
+      : { maxRetriesPerRequest: null, enableReadyCheck: true };
+  const redis = new Redis(url, { ...options, ...extra, lazyConnect: false });
+  // Errors surface through commands (and readiness); an unhandled 'error' event would crash the process.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** Waits until the connection is ready, or throws after `timeoutMs`. */
+export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis not ready after ${timeoutMs} ms (status ${redis.status})`));
+    }, timeoutMs);
+    const onReady = () => { cleanup(); resolve(); };
+    const cleanup = () => { clearTimeout(timer); redis.off('ready', onReady); };
+    redis.on('ready', onReady);
+  });
+}
+
+/**
+ * Production profile guard: queues on a Redis that may evict keys lose jobs silently, and one
+ * without AOF loses accepted work on a crash. Returns the problems found (empty = fine).
+ */
+export async function checkRedisDurability(redis: Redis, requireAof: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  const policy = (await redis.config('GET', 'maxmemory-policy')) as string[];
+  if (policy[1] !== 'noeviction') problems.push(`maxmemory-policy is '${policy[1]}', must be 'noeviction'`);
+  if (requireAof) {
+    const aof = (await redis.config('GET', 'appendonly')) as string[];
+    if (aof[1] !== 'yes') problems.push("appendonly is 'no', must be 'yes' (AOF persistence)");
+  }
+  return problems;
+}

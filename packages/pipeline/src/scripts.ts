@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+
+/**
+ * The Lua scripts, one state change each (BullMQ's convention: `name-<numberOfKeys>.lua`, a
+ * header listing KEYS, ARGV and return codes). Loaded once per connection with EVALSHA
+ * under the hood (ioredis defineCommand).
+ */
+const SCRIPTS = ['intake-1', 'begin-attempt-2', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;
+type ScriptName = (typeof SCRIPTS)[number];
+
+type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
+
+const sources = new Map<ScriptName, string>();
+function source(name: ScriptName): string {
+  let text = sources.get(name);
+  if (text === undefined) {
+    text = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+    sources.set(name, text);
+  }
+  return text;
+}
+
+function commandName(name: ScriptName): string {
+  return `notify_${name.replace(/-\d+$/, '').replace(/-/g, '_')}`;
+}
+
+export interface Scripts {
+  intake(key: string, ...argv: (string | number)[]): Promise<[number, string, string?]>;
+  beginAttempt(keys: [string, string], ...argv: (string | number)[]): Promise<(number | string)[]>;
+  finishAttempt(keys: [string, string], ...argv: (string | number)[]): Promise<[number, string?, string?]>;
+  scheduleStep(key: string, ...argv: (string | number)[]): Promise<number>;
+  finishNotification(key: string, ...argv: (string | number)[]): Promise<number>;
+}
+
+export function loadScripts(redis: Redis): Scripts {
+  for (const name of SCRIPTS) {
+    const numberOfKeys = Number(name.split('-').at(-1));
+    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys, lua: source(name) });
+  }
+  const command = (name: ScriptName) => (redis as unknown as Record<string, ScriptCommand>)[commandName(name)]!.bind(redis);
+  return {
+    intake: (key, ...argv) => command('intake-1')(key, ...argv) as Promise<[number, string, string?]>,
+    beginAttempt: (keys, ...argv) => command('begin-attempt-2')(...keys, ...argv) as Promise<(number | string)[]>,
+    finishAttempt: (keys, ...argv) => command('finish-attempt-2')(...keys, ...argv) as Promise<[number, string?, string?]>,
+    scheduleStep: (key, ...argv) => command('schedule-step-1')(key, ...argv) as Promise<number>,
+    finishNotification: (key, ...argv) => command('finish-notification-1')(key, ...argv) as Promise<number>,
+  };
+}
