@@ -54,6 +54,14 @@ describe('nextCascadeStep', () => {
     expect(step(exhausted)).toEqual({ kind: 'give-up', reason: 'unknown-outcome-budget-exhausted' });
   });
 
+  it('keeps reconciling while a reconciliation only answers transient (the original may still arrive)', () => {
+    const history: CascadeAttempt[] = [{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'transient' }];
+    expect(step(history)).toEqual({ kind: 'reconcile', channel: 'push' });
+    expect(step([...history, { channel: 'push', outcome: 'transient' }])).toEqual({ kind: 'give-up', reason: 'unknown-outcome-budget-exhausted' });
+    expect(step([{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'permanent' }]))
+      .toMatchObject({ kind: 'send', channel: 'sms' });
+  });
+
   it('stops after a delivery', () => {
     expect(step([{ channel: 'push', outcome: 'delivered' }])).toEqual({ kind: 'done', reason: 'delivered' });
   });

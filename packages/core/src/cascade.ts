@@ -42,11 +42,11 @@ export function nextCascadeStep(
 ): NextStep {
   const last = attempts.at(-1);
   if (last?.outcome === 'delivered') return { kind: 'done', reason: 'delivered' };
-  const lastUnknown = last !== undefined && (last.outcome === undefined || last.outcome === 'unknown');
+  const uncertain = unresolvedChannel(attempts);
   if (attempts.length >= budget) {
-    return { kind: 'give-up', reason: lastUnknown ? 'unknown-outcome-budget-exhausted' : 'budget-exhausted' };
+    return { kind: 'give-up', reason: uncertain ? 'unknown-outcome-budget-exhausted' : 'budget-exhausted' };
   }
-  if (last !== undefined && lastUnknown) return { kind: 'reconcile', channel: last.channel };
+  if (uncertain) return { kind: 'reconcile', channel: uncertain };
 
   const permanent = new Set(attempts.filter((a) => a.outcome === 'permanent').map((a) => a.channel));
   const start = last === undefined ? 0 : plan.indexOf(last.channel) + 1;
@@ -63,4 +63,20 @@ export function nextCascadeStep(
   if (candidates === 0) return { kind: 'give-up', reason: 'all-channels-permanent' };
   if (skipped.every((s) => s.reason === 'suppressed')) return { kind: 'give-up', reason: 'all-channels-permanent' };
   return { kind: 'wait', reason: 'all-channels-unavailable', skipped };
+}
+
+/**
+ * The channel whose earlier call may still deliver, if any. Only a definitive answer about the
+ * key settles an unknown outcome: delivered, or permanent (the address can never succeed). A
+ * transient answer to a reconciliation does not: the original request may still be on its way
+ * to the provider (it was seen arriving after the reconciliation) and deliver later, so moving
+ * to another channel then could deliver twice.
+ */
+export function unresolvedChannel(attempts: readonly CascadeAttempt[]): Channel | undefined {
+  let channel: Channel | undefined;
+  for (const attempt of attempts) {
+    if (attempt.outcome === undefined || attempt.outcome === 'unknown') channel ??= attempt.channel;
+    else if (attempt.channel === channel && (attempt.outcome === 'delivered' || attempt.outcome === 'permanent')) channel = undefined;
+  }
+  return channel;
 }

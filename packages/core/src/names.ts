@@ -41,3 +41,21 @@ export function breakerKey(channel: Channel): string {
 export function stepJobId(notificationId: string, step: number): string {
   return `n-${notificationId}-${step}`;
 }
+
+/**
+ * The probe leases of one channel's half-open breaker: a sorted set of lease id → expiry (ms,
+ * Redis clock), so a probe whose worker never reports frees its slot when the lease expires.
+ */
+export function breakerProbesKey(channel: Channel): string {
+  return `${KEY_PREFIX}:bp:${channel}`;
+}
+
+/** One running process's registration (pid, roles, host), kept alive by its heartbeat TTL. */
+export function processKey(processId: string): string {
+  return `${KEY_PREFIX}:proc:${processId}`;
+}
+
+/** The ids of registered processes (a set; entries whose key expired are pruned on read). */
+export function processIndexKey(): string {
+  return `${KEY_PREFIX}:procs`;
+}

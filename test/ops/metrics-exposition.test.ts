@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startTestPlatform, type TestPlatform } from '../harness/platform';
+import { waitFor } from '../harness/wait-for';
+import { describeWithTools, findTool, run } from './tools';
+import { metricFamilies, sendNotifications } from './traffic';
+
+const README = resolve(__dirname, '../../README.md');
+
+/**
+ * Lint findings we do not own: prom-client's default collector names these gauges `*_total`
+ * (https://github.com/siimon/prom-client/issues/371). They cannot be renamed from here; every
+ * other finding, and any finding on a notify_* metric, fails the test.
+ */
+const THIRD_PARTY_LINT = new Set([
+  'nodejs_active_handles_total non-counter metrics should not have "_total" suffix',
+  'nodejs_active_requests_total non-counter metrics should not have "_total" suffix',
+  'nodejs_active_resources_total non-counter metrics should not have "_total" suffix',
+]);
+
+let platform: TestPlatform | undefined;
+const expositions: { process: string; text: string }[] = [];
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  // Traffic first, so labelled series (not only HELP/TYPE) are in the exposition.
+  const { accepted } = await sendNotifications(platform.api.url, 30, `expo-${Date.now()}`);
+  expect(accepted).toBe(30);
+  const worker = platform.workers[0];
+  if (!worker) throw new Error('platform started without a worker');
+  await waitFor('deliveries in the worker metrics', async () => {
+    const text = await (await fetch(worker.metricsUrl)).text();
+    return /^notify_notifications_total\{[^}]*outcome="delivered"/m.test(text);
+  }, 20_000, 100);
+  expositions.push({ process: 'api', text: await (await fetch(`${platform.api.url}/metrics`)).text() });
+  expositions.push({ process: 'worker', text: await (await fetch(worker.metricsUrl)).text() });
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describeWithTools('metrics exposition passes promtool check metrics', [findTool('promtool', 'prometheus')], () => {
+  it.each(['api', 'worker'])('%s /metrics has no lint findings of ours', async (name) => {
+    const exposition = expositions.find((e) => e.process === name);
+    expect(exposition?.text).toMatch(/^# TYPE notify_/m);
+    const result = await run('promtool', ['check', 'metrics'], { input: exposition?.text ?? '' });
+    // promtool exits 3 when it has findings and prints one per line (on stderr in 2.42).
+    const findings = `${result.stdout}\n${result.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean);
+    const ours = findings.filter((line) => !THIRD_PARTY_LINT.has(line));
+    expect(ours).toEqual([]);
+    expect(result.code === 0 || (result.code === 3 && findings.length > 0)).toBe(true);
+  });
+});
+
+describe('README metric catalog', () => {
+  it('names every notify_* metric the api and the worker expose', () => {
+    const exposed = [...new Set(expositions.flatMap((e) => metricFamilies(e.text)).filter((n) => n.startsWith('notify_')))].sort();
+    expect(exposed.length).toBeGreaterThanOrEqual(10);
+    if (!existsSync(README)) throw new Error('no README.md at the repository root: paste docs/metrics.md into it as the "Metrics" section');
+    const readme = readFileSync(README, 'utf8');
+    const missing = exposed.filter((name) => !new RegExp(`\\b${name}\\b`).test(readme));
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import request from 'supertest';
+import type { NotificationView } from '@notify/core';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { waitAllTerminal } from '../harness/notification-poll';
+import { laneCounts } from '../harness/queue-counts';
+import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+
+/**
+ * Issue 2's acceptance run: 2,000 notifications with BI4's channel shares against providers
+ * with BI5 transient and BI6 permanent error rates, the cascade's 30 s scaled down to 300 ms.
+ */
+const COUNT = 2_000;
+let platform: TestPlatform;
+// Everything (providers, api, two workers) shares this one process and its 2 cores: a call
+// timeout well above the burst's queueing keeps timeouts from standing in for provider faults.
+beforeAll(async () => { platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } }); });
+afterAll(async () => { await platform?.stop(); });
+
+interface Ledger { deliveries: number; deliveredKeys: number; duplicateKeys: string[]; calls: Record<string, number> }
+const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as Ledger;
+const totalCalls = (l: Ledger) => Object.values(l.calls).reduce((a, b) => a + b, 0);
+
+async function postBatches(bodies: unknown[]): Promise<{ httpStatus: number; id: string; duplicate: boolean }[]> {
+  const results: { httpStatus: number; id: string; duplicate: boolean }[] = [];
+  for (let i = 0; i < bodies.length; i += 500) {
+    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+      .send({ notifications: bodies.slice(i, i + 500) });
+    expect(res.status).toBe(200);
+    results.push(...res.body.results);
+  }
+  return results;
+}
+
+const random = fixtureRandom(20260730);
+const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'acceptance' }));
+let ids: string[] = [];
+let views: NotificationView[] = [];
+
+it('delivers >= 99 % exactly once with <= 1.12 calls per notification, every record terminal and complete', async () => {
+  const accepted = await postBatches(bodies);
+  expect(accepted.filter((r) => r.httpStatus === 202)).toHaveLength(COUNT);
+  ids = accepted.map((r) => r.id);
+  expect(new Set(ids).size).toBe(COUNT);
+
+  views = await waitAllTerminal(platform.redis.url, ids, 120_000);
+  const delivered = views.filter((v) => v.status === 'delivered').length;
+  const summary = await ledger();
+  const callsPerNotification = totalCalls(summary) / COUNT;
+  process.stdout.write(`acceptance: delivered ${delivered}/${COUNT} (${(delivered / COUNT).toFixed(4)}), ` +
+    `calls ${totalCalls(summary)} (${callsPerNotification.toFixed(3)}/notification), duplicates ${summary.duplicateKeys.length}\n`);
+
+  expect(delivered / COUNT).toBeGreaterThanOrEqual(0.99);
+  expect(summary.duplicateKeys).toEqual([]);
+  // A call that timed out may still deliver after its notification gave up (outcome unknown,
+  // budget spent): the ledger may hold more delivered keys than records, never fewer.
+  expect(summary.deliveredKeys).toBeGreaterThanOrEqual(delivered);
+  expect(callsPerNotification).toBeLessThanOrEqual(1.12);
+
+  for (const view of views) {
+    expect(view.attempts.length).toBeGreaterThanOrEqual(1);
+    expect(view.attempts.length).toBeLessThanOrEqual(3);
+    for (const attempt of view.attempts) {
+      expect(attempt.outcome).toBeDefined();
+      expect(attempt.startedAt).toBeGreaterThanOrEqual(view.acceptedAt);
+      expect(attempt.finishedAt).toBeGreaterThanOrEqual(attempt.startedAt);
+      expect(typeof attempt.durationMs).toBe('number');
+    }
+    if (view.status === 'delivered') {
+      expect(view.attempts.at(-1)).toMatchObject({ outcome: 'delivered', channel: view.deliveredChannel });
+      expect(view.latencyMs).toBeGreaterThanOrEqual(0);
+    } else {
+      expect(view.failureReason).toBeTruthy();
+    }
+  }
+});
+
+it('answers re-POSTs of every notification with the same ids and never delivers again', async () => {
+  expect(ids).toHaveLength(COUNT);
+  const before = await ledger();
+  const again = await postBatches(bodies);
+  expect(again.map((r) => r.id)).toEqual(ids);
+  expect(again.every((r) => r.httpStatus === 200 && r.duplicate)).toBe(true);
+
+  const changed = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+    .send({ ...bodies[0] as object, priority: 'reminder', content: { title: 'changed', body: 'payload' } });
+  expect(changed.status).toBe(422);
+
+  // Nothing was enqueued for terminal notifications: every lane is empty.
+  const counts = await Promise.all(laneCounts(platform.redis.url));
+  expect(counts.reduce((a, c) => a + c, 0)).toBe(0);
+  const after = await ledger();
+  expect(after.deliveries).toBe(before.deliveries);
+  expect(totalCalls(after)).toBe(totalCalls(before));
+});
