@@ -54,8 +54,10 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         draining = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+        let graceTimer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => { graceTimer = setTimeout(resolve, config.shutdownGraceMs); });
         await Promise.race([closed, grace]);
+        clearTimeout(graceTimer);
         server.closeAllConnections();
         await queues.close();
         await gate.close();

@@ -1,0 +1,36 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bullmq';
+import type { Router } from 'express';
+
+export interface BullBoardOptions {
+  /**
+   * Read-only board: browse lanes and jobs, but no clean / empty / obliterate / add / promote.
+   * Those buttons would drop or inject step jobs behind the notification records' back and
+   * break "every accepted notification reaches a terminal state". bull-board refuses every
+   * write (retry included) with 405 on a read-only queue, server side, not only in the UI.
+   * @defaultValue true
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * bull-board over the given BullMQ queues, as an Express router. Mount it at the same
+ * `basePath` it is built with (the UI builds its asset and API URLs from it), behind the admin
+ * key: job payloads are only pointers (notification id, recipient hash), but failure reasons,
+ * lane depths and Redis stats are operator data, and a writable board can change the queues.
+ */
+export function createBullBoardRouter(queues: Queue[], basePath = '/admin/queues', options: BullBoardOptions = {}): Router {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(basePath);
+  const readOnlyMode = options.readOnly ?? true;
+  const adapterOptions = { readOnlyMode, allowRetries: !readOnlyMode };
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue, adapterOptions)),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'notify lanes' } },
+  });
+  // getRouter() is typed `any` upstream; it is an Express application, which mounts like a Router.
+  return serverAdapter.getRouter() as Router;
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { SPLIT_POLICY_NAMES, TRACKING_REFERENCE, TRACKING_STEPS, type SplitPolicyName, type TrackingStep } from '@notify/budget-chain';
+
+/** Validated settings of the guarded tracking query path (env names prefixed TRACKING_). */
+export interface TrackingConfig {
+  /** Base URL per store; the client appends `/stores/<store>/<shipmentId>`. */
+  readonly storeUrls: Readonly<Record<TrackingStep, string>>;
+  /** End-to-end budget (K01: 200 ms). A client's smaller `x-request-timeout-ms` wins. */
+  readonly budgetMs: number;
+  /** What the gateway keeps for itself (U3: 20 ms); the branches share the rest. */
+  readonly gatewayShareMs: number;
+  readonly policy: SplitPolicyName;
+  /** Subtracted from a propagated budget on arrival (time on the wire). */
+  readonly transitAllowanceMs: number;
+  /** Medians per step: the weighted policy's inputs. */
+  readonly expectedLatenciesMs: Readonly<Record<TrackingStep, number>>;
+  /** High-percentile latencies per step: the tail-aware policy's inputs. */
+  readonly tailLatenciesMs: Readonly<Record<TrackingStep, number>>;
+  /** Abort in-flight store calls when their budget runs out (false = stop waiting only). */
+  readonly cancel: boolean;
+  /** Skip the rest of the pricing branch after a failed step (false = the seed's "attempt both"). */
+  readonly stopOnFailure: boolean;
+  /** Keep-alive sockets per store origin. */
+  readonly storeConnections: number;
+}
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:4600';
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const millis = (max: number) => z.coerce.number({ error: 'must be a number of milliseconds' }).min(0).max(max);
+const flag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'on');
+
+function formatTable(table: Readonly<Record<string, number>>): string {
+  return Object.entries(table).map(([step, ms]) => `${step}:${ms}`).join(',');
+}
+
+/** "delivery-ops:8,tariff:6,measurement:12" -> a table with every step, positive ms. */
+const latencyTable = z.string().transform((value, ctx) => {
+  const table: Partial<Record<TrackingStep, number>> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const [step, ms, extra] = part.split(':').map((p) => p.trim());
+    const known = (TRACKING_STEPS as readonly string[]).includes(step ?? '');
+    const number = Number(ms);
+    if (!known || extra !== undefined || ms === undefined || ms === '' || !Number.isFinite(number) || number <= 0) {
+      ctx.addIssue({ code: 'custom', message: `expected "<step>:<ms>" pairs with steps ${TRACKING_STEPS.join(', ')} and positive ms (bad part "${part}")` });
+      return z.NEVER;
+    }
+    table[step as TrackingStep] = number;
+  }
+  const missing = TRACKING_STEPS.filter((step) => table[step] === undefined);
+  if (missing.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `missing latency for ${missing.join(', ')}` });
+    return z.NEVER;
+  }
+  return table as Record<TrackingStep, number>;
+});
+
+const schema = z
+  .object({
+    TRACKING_STORES_BASE_URL: httpUrl.default(DEFAULT_BASE_URL),
+    TRACKING_DELIVERY_OPS_URL: httpUrl.optional(),
+    TRACKING_TARIFF_URL: httpUrl.optional(),
+    TRACKING_MEASUREMENT_URL: httpUrl.optional(),
+    TRACKING_BUDGET_MS: millis(60_000).refine((ms) => ms > 0, 'must be positive').default(TRACKING_REFERENCE.budgetMs),
+    TRACKING_GATEWAY_SHARE_MS: millis(60_000).default(TRACKING_REFERENCE.gatewayShareMs),
+    TRACKING_SPLIT_POLICY: z
+      .enum(SPLIT_POLICY_NAMES, { error: (issue) => `unknown split policy ${JSON.stringify(issue.input)}; expected one of ${SPLIT_POLICY_NAMES.join(', ')}` })
+      .default('weighted'),
+    TRACKING_TRANSIT_ALLOWANCE_MS: millis(1000).default(1),
+    TRACKING_EXPECTED_LATENCIES_MS: latencyTable.prefault(formatTable(TRACKING_REFERENCE.expectedMs)),
+    TRACKING_TAIL_LATENCIES_MS: latencyTable.prefault(formatTable(TRACKING_REFERENCE.tailMs)),
+    TRACKING_CANCEL: flag.prefault('true'),
+    TRACKING_STOP_ON_FAILURE: flag.prefault('false'),
+    TRACKING_STORE_CONNECTIONS: z.coerce.number().int().min(1).max(4096).default(64),
+  })
+  .refine((env) => env.TRACKING_GATEWAY_SHARE_MS < env.TRACKING_BUDGET_MS, {
+    message: 'must be smaller than TRACKING_BUDGET_MS (the branches need some of the budget)',
+    path: ['TRACKING_GATEWAY_SHARE_MS'],
+  });
+
+/**
+ * Parses the tracking path's settings from `env` (passed in; never read from process.env).
+ * Throws one Error listing every bad variable, e.g.
+ * `TRACKING_SPLIT_POLICY: unknown split policy "fastest"; expected one of greedy, equal, weighted, tail-aware`.
+ */
+export function loadTrackingConfig(env: Record<string, string | undefined>): TrackingConfig {
+  const relevant = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key.startsWith('TRACKING_') && value !== undefined && value.trim() !== ''),
+  );
+  const parsed = schema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(tracking config)'}: ${issue.message}`);
+    throw new Error(`invalid tracking configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const base = e.TRACKING_STORES_BASE_URL;
+  return {
+    storeUrls: {
+      'delivery-ops': e.TRACKING_DELIVERY_OPS_URL ?? base,
+      tariff: e.TRACKING_TARIFF_URL ?? base,
+      measurement: e.TRACKING_MEASUREMENT_URL ?? base,
+    },
+    budgetMs: e.TRACKING_BUDGET_MS,
+    gatewayShareMs: e.TRACKING_GATEWAY_SHARE_MS,
+    policy: e.TRACKING_SPLIT_POLICY,
+    transitAllowanceMs: e.TRACKING_TRANSIT_ALLOWANCE_MS,
+    expectedLatenciesMs: e.TRACKING_EXPECTED_LATENCIES_MS,
+    tailLatenciesMs: e.TRACKING_TAIL_LATENCIES_MS,
+    cancel: e.TRACKING_CANCEL,
+    stopOnFailure: e.TRACKING_STOP_ON_FAILURE,
+    storeConnections: e.TRACKING_STORE_CONNECTIONS,
+  };
+}

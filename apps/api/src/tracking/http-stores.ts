@@ -1,0 +1,40 @@
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { budgetedGetJson, DependencyFailedError, type BudgetObserver, type StepContext, type TrackingStep } from '@notify/budget-chain';
+import { deliveryStatusSchema, measurementSchema, tariffSchema, type DeliveryStatus, type Measurement, type Tariff } from './records';
+
+/** The three reads of the tracking query; each runs inside its step's deadline. */
+export interface TrackingStores {
+  deliveryOps(context: StepContext, shipmentId: string): Promise<DeliveryStatus>;
+  tariff(context: StepContext, shipmentId: string): Promise<Tariff>;
+  measurement(context: StepContext, shipmentId: string): Promise<Measurement>;
+}
+
+export interface HttpTrackingStoresOptions {
+  readonly storeUrls: Readonly<Record<TrackingStep, string>>;
+  readonly dispatcher: Dispatcher;
+  readonly cancel: boolean;
+  readonly observer?: BudgetObserver;
+}
+
+/** Store reads over HTTP: GET `<base>/stores/<store>/<id>` with the step's remaining time. */
+export function createHttpTrackingStores(options: HttpTrackingStoresOptions): TrackingStores {
+  const read = async <S extends z.ZodType>(store: TrackingStep, schema: S, context: StepContext, shipmentId: string): Promise<z.infer<S>> => {
+    const url = `${options.storeUrls[store].replace(/\/+$/, '')}/stores/${store}/${encodeURIComponent(shipmentId)}`;
+    const body = await budgetedGetJson(url, {
+      deadline: context.deadline,
+      step: context.step,
+      dispatcher: options.dispatcher,
+      cancel: options.cancel,
+      observer: options.observer,
+    });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new DependencyFailedError(context.step, `${store} answered a record of unexpected shape`, { upstreamStatus: 200 });
+    return parsed.data;
+  };
+  return {
+    deliveryOps: (context, id) => read('delivery-ops', deliveryStatusSchema, context, id),
+    tariff: (context, id) => read('tariff', tariffSchema, context, id),
+    measurement: (context, id) => read('measurement', measurementSchema, context, id),
+  };
+}
