@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Starts the whole platform on this machine: installs dependencies if missing, makes sure a
+# Redis answers at REDIS_URL (starting a local redis-server when none does), then runs the
+# simulated providers, the api and the workers under one supervisor (Ctrl-C stops them all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "start: Node.js 20 is required (node not found)" >&2
+  exit 1
+fi
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -lt 20 ]; then
+  echo "start: Node.js 20 or newer is required (found $(node --version))" >&2
+  exit 1
+fi
+
+if [ ! -x node_modules/.bin/tsx ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "start: installing dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+exec node --import tsx scripts/run-platform.ts "$@"
