@@ -1,0 +1,14 @@
+/**
+ * The delivery channels in the platform's default order (BI4: the most used first). The
+ * order matters to the models: the cascade falls back through it and the random stream
+ * draws one value per channel in this order.
+ */
+export const CHANNELS = ['push', 'sms', 'email'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** A value for every channel (a rate, a share, a count). */
+export type PerChannel<T> = { readonly [C in Channel]: T };
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && (CHANNELS as readonly string[]).includes(value);
+}
