@@ -1,3 +1,4 @@
+import { nextCascadeStep } from '@notify/core';
 import type { Channel } from './channels';
 
 /**
@@ -50,22 +51,17 @@ export interface FailedAttempt {
 
 /**
  * The product's rule for a freed attempt (a skipped channel spent nothing, so budget is left
- * over): keep cycling through the order after the last channel tried, leaving out channels
- * that failed permanently, until `budget` calls are spent. With no skips and as many channels
- * as budget this is exactly the seed's cascade. Returns undefined when nothing is left to try.
+ * over): the platform's own `nextCascadeStep` from @notify/core, so this model and the worker
+ * cannot drift apart. It keeps cycling through the order after the last channel tried, leaving
+ * out channels that failed permanently, until `budget` calls are spent. With no skips and as
+ * many channels as budget this is exactly the seed's cascade. Undefined when nothing is left.
  */
 export function nextCyclicChannel(
   order: readonly Channel[],
   failures: readonly FailedAttempt[],
   budget: number,
 ): Channel | undefined {
-  if (failures.length >= budget || order.length === 0) return undefined;
-  const last = failures.at(-1);
-  const start = last === undefined ? 0 : order.indexOf(last.channel) + 1;
-  for (let offset = 0; offset < order.length; offset += 1) {
-    const channel = order[(start + offset) % order.length];
-    if (channel === undefined) continue;
-    if (!failures.some((f) => f.channel === channel && f.permanent)) return channel;
-  }
-  return undefined;
+  const history = failures.map((f) => ({ channel: f.channel, outcome: f.permanent ? ('permanent' as const) : ('transient' as const) }));
+  const step = nextCascadeStep(order, history, budget, () => undefined);
+  return step.kind === 'send' ? step.channel : undefined;
 }

@@ -3,12 +3,10 @@
  * order matters to the models: the cascade falls back through it and the random stream
  * draws one value per channel in this order.
  */
-export const CHANNELS = ['push', 'sms', 'email'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export { CHANNELS, type Channel } from '@notify/core';
+import type { Channel } from '@notify/core';
 
 /** A value for every channel (a rate, a share, a count). */
 export type PerChannel<T> = { readonly [C in Channel]: T };
 
-export function isChannel(value: unknown): value is Channel {
-  return typeof value === 'string' && (CHANNELS as readonly string[]).includes(value);
-}
+export { isChannel } from '@notify/core';
