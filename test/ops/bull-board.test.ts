@@ -25,6 +25,7 @@ beforeAll(async () => {
 
   // Mounted the way the api mounts it: the admin key in front, the error middleware behind.
   app = express();
+  app.set('query parser', 'simple'); // as createApp sets it; the board's sub-app inherits it
   app.use('/admin/queues', requireAdmin(ADMIN_KEY), createBullBoardRouter(queues));
   app.use(errorMiddleware(pino({ level: 'silent' })));
 });
@@ -55,13 +56,17 @@ it('serves the board page with its assets under the base path', async () => {
 });
 
 it('lists the six lanes with their real job counts', async () => {
-  const res = await admin(request(app).get('/admin/queues/api/queues'));
+  const res = await admin(request(app).get('/admin/queues/api/queues?activeQueue=push-urgent&status=waiting&page=1&jobsPerPage=10'));
   expect(res.status).toBe(200);
   const lanes = (res.body as { queues: { name: string; readOnlyMode: boolean; counts: Record<string, number> }[] }).queues;
   expect(lanes.map((q) => q.name).sort()).toEqual(['email-reminder', 'email-urgent', 'push-reminder', 'push-urgent', 'sms-reminder', 'sms-urgent']);
   const pushUrgent = lanes.find((q) => q.name === 'push-urgent');
   expect(pushUrgent?.counts).toMatchObject({ waiting: 1, delayed: 1 });
   expect(lanes.every((q) => q.readOnlyMode)).toBe(true);
+  // The active lane's page lists its waiting job: a pointer, no addresses.
+  const jobs = (res.body as { queues: { name: string; jobs: { id: string; data: Record<string, unknown> }[] }[] }).queues.find((q) => q.name === 'push-urgent')?.jobs ?? [];
+  expect(jobs.map((j) => j.id)).toEqual([`n-${'a'.repeat(32)}-1`]);
+  expect(Object.keys(jobs[0]?.data ?? {}).sort()).toEqual(['channel', 'id', 'priority', 'rh', 'step']);
 });
 
 it('is read-only: emptying a lane is refused and the jobs stay', async () => {

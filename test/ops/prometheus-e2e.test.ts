@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
 import { waitFor } from '../harness/wait-for';
+import { dashboardQueries, loadDashboard } from './dashboard';
 import { startPrometheus, type RunningPrometheus } from './prometheus-server';
 import { describeWithTools, findTool } from './tools';
 import { sendNotifications } from './traffic';
@@ -35,8 +36,6 @@ afterAll(async () => {
 });
 
 describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')], () => {
-  jest.setTimeout(60_000);
-
   it('scrapes api and workers and reads delivery rate and urgent latency back', async () => {
     const started = performance.now();
     platform = await startTestPlatform({ workerCount: 2 });
@@ -102,9 +101,16 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
     const firing = await prom.query('ALERTS{alertstate="firing"}');
     expect(firing.map((s) => s.metric.alertname)).toEqual([]);
 
+    // Every Grafana panel query is valid PromQL for this Prometheus.
+    const broken: string[] = [];
+    for (const { panel, expr } of dashboardQueries(loadDashboard())) {
+      await prom.query(expr).catch((error: Error) => broken.push(`${panel}: ${error.message}`));
+    }
+    expect(broken).toEqual([]);
+
     const seconds = (performance.now() - started) / 1000;
     // eslint-disable-next-line no-console -- the figures are the point of this test
     console.log(`prometheus e2e: ${terminal} terminal, delivery rate ${deliveryRate?.toFixed(4)} (${delivered}/${terminal}), `
       + `urgent mean ${urgentMean?.toFixed(3)} s over ${urgentCount} urgent deliveries, recorded 5m ratio ${recorded?.toFixed(4)}, ${seconds.toFixed(1)} s`);
-  });
+  }, 60_000);
 });

@@ -171,4 +171,12 @@ describe('status, metrics and health', () => {
     const summary = await ledger();
     expect(summary.duplicateKeys).toEqual([]);
   });
+
+  it('serves bull-board at /admin/queues to the admin key only', async () => {
+    expect((await request(platform.api.url).get('/admin/queues/api/queues')).status).toBe(401);
+    expect((await request(platform.api.url).get('/admin/queues/api/queues').set(auth())).status).toBe(403);
+    const board = await request(platform.api.url).get('/admin/queues/api/queues').set({ authorization: 'Bearer dev-admin-key-change-me' });
+    expect(board.status).toBe(200);
+    expect(JSON.stringify(board.body)).toContain('push-urgent');
+  });
 });

@@ -5,6 +5,7 @@ import {
   ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, checkRedisDurability, createRedis, loadScripts, waitUntilReady,
   type ChannelGate,
 } from '@notify/pipeline';
+import { createBullBoardRouter } from './admin/bull-board';
 import { createApp } from './app';
 import type { ApiConfig } from './config';
 
@@ -37,7 +38,9 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
 
   let draining = false;
   const app = createApp({
-    redis, intake, recipients, registry, logger, apiKeys: config.apiKeys, bodyLimit: config.bodyLimit, isDraining: () => draining,
+    redis, intake, recipients, registry, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
+    bodyLimit: config.bodyLimit, isDraining: () => draining,
+    routers: [{ path: '/admin/queues', router: createBullBoardRouter(queues.all(), '/admin/queues'), auth: 'admin' }],
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { NotifyError } from '@notify/core';
 import type { IntakeService, RecipientStore } from '@notify/pipeline';
-import { createKeyring, requireTenant } from './auth';
+import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { errorMiddleware } from './error-middleware';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
@@ -18,9 +18,10 @@ export interface AppDeps {
   registry: Registry;
   logger: Logger;
   apiKeys: readonly { key: string; tenant: string }[];
+  adminApiKey: string;
   bodyLimit: string;
   isDraining: () => boolean;
-  /** Extra tenant-authenticated routers, mounted under their path (e.g. the tracking query). */
+  /** Extra routers, mounted under their path with tenant or admin auth (tracking query, bull-board). */
   routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
 }
 
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);
+    else if (extra.auth === 'admin') app.use(extra.path, requireAdmin(deps.adminApiKey), extra.router);
     else app.use(extra.path, extra.router);
   }
 

@@ -1,12 +1,25 @@
 import pino, { type Logger } from 'pino';
 
+/** `name`, and `name` under one to `depth` levels of any object (or array index). */
+function atAnyDepth(name: string, depth: number): string[] {
+  return Array.from({ length: depth + 1 }, (_, level) => [...Array<string>(level).fill('*'), name].join('.'));
+}
+
 /**
  * Log fields that may carry secrets or personal data. Addresses (phone, e-mail, push token)
- * never reach the logs, whatever object they travel in.
+ * never reach the logs, whatever object they travel in. pino's redaction has no "any depth"
+ * wildcard, so each name is listed at every depth a log call realistically nests it: a batch
+ * body puts addresses at `body.notifications.<i>.recipient.addresses` (four levels down).
  */
 export const REDACTED_PATHS = [
-  'authorization', 'headers.authorization', 'req.headers.authorization', '*.headers.authorization',
-  'addresses', '*.addresses', '*.*.addresses', 'to', '*.to', 'phone', 'email', 'pushToken',
+  'authorization',
+  ...['authorization', 'Authorization'].flatMap((h) => atAnyDepth(`headers.${h}`, 2)),
+  ...atAnyDepth('addresses', 4),
+  ...atAnyDepth('to', 3),
+  ...['phone', 'email', 'pushToken'].flatMap((name) => atAnyDepth(name, 2)),
+  // ioredis attaches `command: { name, args }` to a Redis error; the intake script's arguments
+  // hold the addresses and the content. `err.command.args` and `err.cause.command.args`.
+  ...atAnyDepth('command.args', 2),
 ];
 
 /** The one root logger of a process: JSON lines with the app name; children bind ids. */

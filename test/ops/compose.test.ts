@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeWithTools, findTool, run } from './tools';
+
+/**
+ * No Docker engine here: the compose file is validated and normalised by `docker-compose
+ * config` and its shape checked. YAML is read through python3's yaml module, which the Debian
+ * docker-compose package depends on (no YAML parser among the npm dependencies).
+ */
+const ROOT = resolve(__dirname, '../..');
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  container_name?: string;
+  ports?: unknown[];
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[] };
+  depends_on?: Record<string, { condition?: string }>;
+  stop_grace_period?: string;
+  init?: boolean;
+}
+
+async function yamlToJson<T>(yaml: string): Promise<T> {
+  const result = await run('python3', ['-c', 'import sys, json, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], { input: yaml });
+  if (result.code !== 0) throw new Error(`python3 yaml: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+const seconds = (duration: string | undefined) => {
+  const match = /^(\d+)(ms|s|m)$/.exec(duration ?? '');
+  if (!match) return 10; // Docker's default stop timeout
+  return Number(match[1]) * ({ ms: 0.001, s: 1, m: 60 } as Record<string, number>)[match[2] as string]!;
+};
+
+describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-compose'), findTool('python3', 'python3-yaml')], () => {
+  let services: Record<string, Service>;
+  let volumes: Record<string, unknown>;
+
+  beforeAll(async () => {
+    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT });
+    if (result.code !== 0) throw new Error(`docker-compose config failed:\n${result.stderr}`);
+    const config = await yamlToJson<{ services: Record<string, Service>; volumes: Record<string, unknown> }>(result.stdout);
+    services = config.services;
+    volumes = config.volumes;
+  });
+
+  it('defines the six services', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'grafana', 'prometheus', 'redis', 'simulators', 'worker']);
+  });
+
+  it('runs redis 7 with AOF and noeviction on a volume', () => {
+    const redis = services.redis!;
+    expect(redis.image).toMatch(/^redis:7/);
+    const args = (redis.command ?? []).join(' ');
+    expect(args).toMatch(/--appendonly yes/);
+    expect(args).toMatch(/--maxmemory-policy noeviction/);
+    expect(Object.keys(volumes)).toContain('redis-data');
+  });
+
+  it('lets the worker scale: no container name, no host port', () => {
+    const worker = services.worker!;
+    expect(worker.container_name).toBeUndefined();
+    expect(worker.ports).toBeUndefined();
+  });
+
+  it('health-gates every dependency: each depends_on waits for service_healthy of a service with a healthcheck', () => {
+    const edges = Object.entries(services).flatMap(([name, s]) => Object.entries(s.depends_on ?? {}).map(([dep, cond]) => ({ name, dep, condition: cond.condition })));
+    expect(edges.length).toBeGreaterThanOrEqual(6);
+    expect(edges.filter((e) => e.condition !== 'service_healthy')).toEqual([]);
+    expect(edges.filter((e) => !services[e.dep]?.healthcheck?.test?.length).map((e) => e.dep)).toEqual([]);
+    expect(Object.entries(services).filter(([, s]) => !s.healthcheck?.test?.length).map(([name]) => name)).toEqual([]);
+    expect(Object.keys(services.worker!.depends_on ?? {}).sort()).toEqual(['redis', 'simulators']);
+    expect(Object.keys(services.api!.depends_on ?? {})).toContain('redis');
+  });
+
+  it('configures the apps for containers and the production profile', () => {
+    const api = services.api!.environment ?? {};
+    const worker = services.worker!.environment ?? {};
+    expect(api).toMatchObject({ NODE_ENV: 'production', REDIS_URL: 'redis://redis:6379', API_HOST: '0.0.0.0' });
+    expect(worker).toMatchObject({
+      NODE_ENV: 'production', REDIS_URL: 'redis://redis:6379', METRICS_HOST: '0.0.0.0',
+      PROVIDER_PUSH_URL: 'http://simulators:4101', PROVIDER_SMS_URL: 'http://simulators:4102', PROVIDER_EMAIL_URL: 'http://simulators:4103',
+    });
+    expect(services.simulators!.environment).toMatchObject({ SIM_HOST: '0.0.0.0' });
+  });
+
+  it('gives draining processes longer than their grace period, and signals reach the app (no npx)', () => {
+    for (const name of ['api', 'worker', 'simulators']) {
+      const service = services[name]!;
+      expect(service.build).toBeDefined();
+      expect(service.command?.[0]).toBe('node_modules/.bin/tsx');
+      expect(service.command?.[1]).toBe(`apps/${name}/src/main.ts`);
+      expect(service.init).toBe(true);
+      const grace = Number(service.environment?.SHUTDOWN_GRACE_MS ?? 15_000) / 1000;
+      expect(seconds(service.stop_grace_period)).toBeGreaterThan(grace);
+    }
+  });
+
+  it('agrees with prometheus.yml: the api and worker ports are the ones scraped', async () => {
+    const prom = await yamlToJson<{ scrape_configs: { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; port: number }[] }[] }>(
+      readFileSync(resolve(ROOT, 'infra/prometheus/prometheus.yml'), 'utf8'),
+    );
+    const job = (name: string) => prom.scrape_configs.find((j) => j.job_name === name);
+    expect(job('notify-api')?.static_configs?.[0]?.targets).toEqual([`api:${services.api!.environment?.API_PORT}`]);
+    expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
+  });
+
+  it('has a Dockerfile on node:20-slim that installs with npm ci and starts tsx directly', () => {
+    const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
+    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
+    expect(dockerfile).toMatch(/^CMD \["node_modules\/\.bin\/tsx", "apps\/api\/src\/main\.ts"\]$/m);
+    expect(readFileSync(resolve(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
+  });
+});
