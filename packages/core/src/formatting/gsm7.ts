@@ -5,11 +5,12 @@
  * septets.
  */
 const BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u00a0ÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const EXTENSION = '^{}\\[~]|€\f';
 
-const BASIC_SET = new Set(BASIC.replace('\u00a0', '\u001b'));
+// (0x1B, the escape to the extension table, is not a character of its own.)
+const BASIC_SET = new Set(BASIC);
 const EXTENSION_SET = new Set(EXTENSION);
 
 /** Septets a character takes in GSM-7, or undefined when it is not representable. */
