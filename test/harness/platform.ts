@@ -39,8 +39,9 @@ export async function startTestPlatform(options: { workerCount?: number; env?: R
   const started: { close(): Promise<void> }[] = [];
   try {
     const sims = await startSimulators(loadSimConfig({
-      SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', SIM_LATENCY_MS: '5', ...options.simEnv,
-    }));
+      SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', TRACKING_STORES_PORT: '0', SIM_LATENCY_MS: '5',
+      ...options.simEnv,
+    }), logger);
     started.push(sims);
     const env: Record<string, string> = {
       REDIS_URL: redis.url,
@@ -50,6 +51,7 @@ export async function startTestPlatform(options: { workerCount?: number; env?: R
       PROVIDER_PUSH_URL: sims.providerUrls.push,
       PROVIDER_SMS_URL: sims.providerUrls.sms,
       PROVIDER_EMAIL_URL: sims.providerUrls.email,
+      TRACKING_STORES_BASE_URL: sims.storesUrl,
       SHUTDOWN_GRACE_MS: '5000',
       ...FAST_CASCADE_ENV,
       ...options.env,

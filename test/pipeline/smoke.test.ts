@@ -14,5 +14,5 @@ it('delivers one notification end to end', async () => {
     const s = await request(platform.api.url).get(`/v1/notifications/${res.body.id}`).set('authorization', `Bearer ${TEST_API_KEY}`);
     return s.body.status === 'delivered' ? s.body : undefined;
   });
-  console.log(JSON.stringify(view));
+  expect(view).toMatchObject({ deliveredChannel: 'email', plan: ['email'] });
 });

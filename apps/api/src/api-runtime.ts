@@ -7,6 +7,7 @@ import {
 } from '@notify/pipeline';
 import { createBullBoardRouter } from './admin/bull-board';
 import { createApp } from './app';
+import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 
 export interface RunningApi {
@@ -37,10 +38,15 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   });
 
   let draining = false;
+  const shutdown = new AbortController();
+  const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
     redis, intake, recipients, registry, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
     bodyLimit: config.bodyLimit, isDraining: () => draining,
-    routers: [{ path: '/admin/queues', router: createBullBoardRouter(queues.all(), '/admin/queues'), auth: 'admin' }],
+    routers: [
+      { path: '/v1/tracking', router: tracking, auth: 'tenant' },
+      { path: '/admin/queues', router: createBullBoardRouter(queues.all(), '/admin/queues'), auth: 'admin' },
+    ],
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -62,6 +68,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         await Promise.race([closed, grace]);
         clearTimeout(graceTimer);
         server.closeAllConnections();
+        shutdown.abort();
+        await tracking.close();
         await queues.close();
         await gate.close();
         await redis.quit().catch(() => redis.disconnect());

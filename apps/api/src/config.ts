@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEnv, sharedEnvShape } from '@notify/pipeline';
+import { loadTrackingConfig } from './tracking';
 
 /** `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. */
 const apiKeys = z.string().min(1, 'must list at least one key:tenant pair').transform((text, ctx) => {
@@ -43,5 +44,6 @@ export function loadConfig(env: Record<string, string | undefined>) {
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,
+    tracking: loadTrackingConfig(env),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
 import type { ChannelBehaviour } from './channel-faults';
+import { loadTrackingStoresConfig, type TrackingStoresConfig } from './tracking';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const rates = z.string().transform((text, ctx) => {
@@ -18,7 +19,6 @@ const schema = z.object({
   SIM_PUSH_PORT: port.default(4101),
   SIM_SMS_PORT: port.default(4102),
   SIM_EMAIL_PORT: port.default(4103),
-  SIM_STORES_PORT: port.default(4104),
   SIM_SEED: z.coerce.number().int().default(20260730),
   SIM_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(20),
   /** BI5: transient error per channel (push, sms, email). */
@@ -31,12 +31,12 @@ const schema = z.object({
 export interface SimulatorsConfig {
   host: string;
   controlPort: number;
-  storesPort: number;
   ports: Record<Channel, number>;
   seed: number;
   defaults: Record<Channel, ChannelBehaviour>;
   logLevel: string;
-  env: Record<string, string | undefined>;
+  /** The simulated tracking stores (their own TRACKING_STORES_* variables). */
+  stores: TrackingStoresConfig;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): SimulatorsConfig {
@@ -54,8 +54,8 @@ export function loadConfig(env: Record<string, string | undefined>): SimulatorsC
     };
   });
   return {
-    host: c.SIM_HOST, controlPort: c.SIM_CONTROL_PORT, storesPort: c.SIM_STORES_PORT,
+    host: c.SIM_HOST, controlPort: c.SIM_CONTROL_PORT,
     ports: { push: c.SIM_PUSH_PORT, sms: c.SIM_SMS_PORT, email: c.SIM_EMAIL_PORT },
-    seed: c.SIM_SEED, defaults, logLevel: c.LOG_LEVEL, env,
+    seed: c.SIM_SEED, defaults, logLevel: c.LOG_LEVEL, stores: loadTrackingStoresConfig(env),
   };
 }

@@ -1,4 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Registry } from 'prom-client';
 import { CHANNELS, isChannel } from '@notify/core';
 import { behaviourPatchSchema } from './channel-faults';
 import type { ProviderFleet } from './provider-fleet';
@@ -12,13 +13,17 @@ import type { ProviderFleet } from './provider-fleet';
  *   GET  /ledger                           calls, outcomes, deliveries, duplicate keys
  *   GET  /ledger/keys/:key                 the deliveries of one idempotency key
  *   POST /ledger/reset
+ *   GET  /metrics                          the simulators' own metrics (tracking stores' abandoned work)
  */
-export function createControlApp(fleet: ProviderFleet): Express {
+export function createControlApp(fleet: ProviderFleet, registry: Registry): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '16kb' }));
 
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', registry.contentType).send(await registry.metrics());
+  });
   app.get('/control/channels', (_req, res) => { res.json(fleet.status()); });
 
   app.post('/control/channels/:channel', async (req, res) => {

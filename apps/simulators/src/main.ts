@@ -1,12 +1,12 @@
-import pino from 'pino';
+import { createLogger } from '@notify/pipeline';
 import { loadConfig } from './config';
 import { startSimulators } from './simulators';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = pino({ level: config.logLevel, base: { app: 'simulators' } });
-  const sims = await startSimulators(config);
-  logger.info({ providers: sims.providerUrls, control: sims.controlUrl }, 'simulated providers listening');
+  const logger = createLogger('simulators', config.logLevel);
+  const sims = await startSimulators(config, logger);
+  logger.info({ providers: sims.providerUrls, control: sims.controlUrl, trackingStores: sims.storesUrl }, 'simulated providers and tracking stores listening');
   const stop = async (signal: string) => {
     logger.info({ signal }, 'stopping simulators');
     const hardStop = setTimeout(() => process.exit(1), 5_000);

@@ -1,0 +1,182 @@
+import { monotonicClock, systemTimer, MAX_TIMER_DELAY_MS, type Clock, type Timer, type TimerHandle } from './clock';
+import { CancelledError, DeadlineExceededError, isDeadlineExceeded } from './errors';
+
+export interface DeadlineOptions {
+  /** Relative budget in ms from now. `Infinity` makes an unbounded deadline (cancellation only). */
+  budgetMs: number;
+  /** Name used in errors and metrics (`request`, `pricing`, `tariff`, ...). @defaultValue 'request' */
+  step?: string;
+  /** @defaultValue monotonicClock (`performance.now()`) */
+  clock?: Clock;
+  /** @defaultValue systemTimer (global setTimeout, unref'd) */
+  timer?: Timer;
+  /** A signal this deadline follows: when it aborts, so does this one. Linked by hand. */
+  parent?: AbortSignal;
+}
+
+/**
+ * A budget of time with a cancellation signal. `signal` aborts with a DeadlineExceededError
+ * when the budget runs out, with a CancelledError when `cancel()` is called or the parent
+ * aborts. Children are derived for sub-calls; each gets min(its share, what is left).
+ *
+ * Signals are linked by hand with one removable listener on the parent (Node 20's
+ * `AbortSignal.any` keeps dependants alive on long-lived parents, and `AbortSignal.timeout`
+ * ignores fake timers). `dispose()` removes that listener and clears the timer, so a
+ * long-lived parent carries no residue from finished children.
+ *
+ * Boundary: a result arriving exactly at `expiresAt` counts as in time (the seed's model
+ * treats a step that takes exactly its timeout as answered). The expiry timer therefore
+ * re-arms once for 0 ms when it fires on the boundary, letting same-instant completions
+ * land first; on a real clock the boundary instant is never hit and this costs nothing.
+ */
+export class Deadline {
+  readonly step: string;
+  readonly budgetMs: number;
+  readonly startedAt: number;
+  readonly expiresAt: number;
+  readonly signal: AbortSignal;
+
+  /** The clock and timer this deadline (and its children) run on. */
+  readonly clock: Clock;
+  readonly timer: Timer;
+  private readonly controller = new AbortController();
+  private timerHandle: TimerHandle | undefined;
+  private parent: AbortSignal | undefined;
+  private graced = false;
+
+  constructor(options: DeadlineOptions) {
+    if (Number.isNaN(options.budgetMs)) throw new RangeError('Deadline budgetMs must be a number');
+    this.step = options.step ?? 'request';
+    this.clock = options.clock ?? monotonicClock;
+    this.timer = options.timer ?? systemTimer;
+    this.budgetMs = Math.max(0, options.budgetMs);
+    this.startedAt = this.clock.now();
+    this.expiresAt = this.startedAt + this.budgetMs;
+    this.signal = this.controller.signal;
+
+    const parent = options.parent;
+    if (parent?.aborted) {
+      this.abort(this.fromParent(parent.reason));
+      return;
+    }
+    if (this.budgetMs <= 0) {
+      this.abort(this.exceeded());
+      return;
+    }
+    if (parent !== undefined) {
+      this.parent = parent;
+      parent.addEventListener('abort', this.onParentAbort, { once: true });
+    }
+    if (Number.isFinite(this.budgetMs)) this.arm(this.budgetMs);
+  }
+
+  /** Milliseconds left, never negative; `Infinity` for an unbounded deadline. */
+  remainingMs(): number {
+    if (this.signal.aborted) return 0;
+    return Math.max(0, this.expiresAt - this.clock.now());
+  }
+
+  elapsedMs(): number {
+    return this.clock.now() - this.startedAt;
+  }
+
+  /** True once the budget ran out (as opposed to a cancellation). */
+  get expired(): boolean {
+    return this.signal.aborted && isDeadlineExceeded(this.signal.reason);
+  }
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  /**
+   * A deadline for a sub-call: budget min(shareMs, remaining), signal linked to this one.
+   * The caller owns it and must `dispose()` it when the sub-call ends.
+   */
+  child(step: string, shareMs = Number.POSITIVE_INFINITY): Deadline {
+    return new Deadline({
+      budgetMs: Math.min(shareMs, this.remainingMs()),
+      step,
+      clock: this.clock,
+      timer: this.timer,
+      parent: this.signal,
+    });
+  }
+
+  /** The caller gives up: aborts the signal with a CancelledError (no-op when already aborted). */
+  cancel(reason = 'caller gave up'): void {
+    if (!this.signal.aborted) this.abort(new CancelledError(this.step, reason));
+  }
+
+  /** Throws the abort reason if the deadline expired or was cancelled. */
+  throwIfAborted(): void {
+    if (this.signal.aborted) throw this.signal.reason;
+  }
+
+  /** Unlinks from the parent and clears the timer without aborting. Idempotent. */
+  dispose(): void {
+    this.unlink();
+  }
+
+  private readonly onParentAbort = (): void => {
+    const parent = this.parent;
+    this.parent = undefined; // the once-listener is already gone
+    this.abort(this.fromParent(parent?.reason));
+  };
+
+  private arm(delayMs: number): void {
+    this.timerHandle = this.timer.set(this.onTimer, Math.min(Math.ceil(delayMs), MAX_TIMER_DELAY_MS));
+  }
+
+  private readonly onTimer = (): void => {
+    this.timerHandle = undefined;
+    const left = this.expiresAt - this.clock.now();
+    if (left > 0) {
+      this.arm(left); // timers may fire early by a fraction of a ms, or cap long delays
+      return;
+    }
+    if (left === 0 && !this.graced) {
+      this.graced = true;
+      this.arm(0);
+      return;
+    }
+    this.abort(this.exceeded());
+  };
+
+  private exceeded(): DeadlineExceededError {
+    return new DeadlineExceededError(this.step, this.budgetMs);
+  }
+
+  /** A parent's expiry is this step running out of time; anything else is a cancellation. */
+  private fromParent(reason: unknown): Error {
+    if (isDeadlineExceeded(reason)) {
+      return new DeadlineExceededError(this.step, this.budgetMs, {
+        message: `${this.step} ran out of time: ${reason.message}`,
+        cause: reason,
+      });
+    }
+    const text = reason instanceof Error ? reason.message : 'parent aborted';
+    return new CancelledError(this.step, text, { cause: reason });
+  }
+
+  private abort(reason: Error): void {
+    this.unlink();
+    this.controller.abort(reason);
+  }
+
+  private unlink(): void {
+    if (this.timerHandle !== undefined) {
+      this.timer.clear(this.timerHandle);
+      this.timerHandle = undefined;
+    }
+    if (this.parent !== undefined) {
+      this.parent.removeEventListener('abort', this.onParentAbort);
+      this.parent = undefined;
+    }
+  }
+}
+
+/** Factory form of `new Deadline(options)`. */
+export function createDeadline(options: DeadlineOptions): Deadline {
+  return new Deadline(options);
+}

@@ -1,0 +1,71 @@
+/**
+ * @notify/budget-chain: deadline budgets split across a call chain, propagated as relative
+ * remaining time, with cancellation linked by hand. The public API is this file only.
+ */
+export { monotonicClock, systemTimer, MAX_TIMER_DELAY_MS, type Clock, type Timer, type TimerHandle } from './clock';
+export { ManualTime } from './manual-time';
+export { Deadline, createDeadline, type DeadlineOptions } from './deadline';
+export {
+  BUDGET_ERROR_CATALOG,
+  BudgetError,
+  CancelledError,
+  DeadlineExceededError,
+  DependencyFailedError,
+  InvalidDeadlineHeaderError,
+  isBudgetError,
+  isCancelled,
+  isDeadlineExceeded,
+  isDependencyFailed,
+  isInvalidDeadlineHeader,
+  type BudgetErrorCode,
+} from './errors';
+export {
+  SPLIT_POLICY_NAMES,
+  createSplitPolicy,
+  equalPolicy,
+  greedyPolicy,
+  isSplitPolicyName,
+  latencyTableFromSamples,
+  percentile,
+  tailAwarePolicy,
+  weightedPolicy,
+  type LatencyTable,
+  type SplitPolicy,
+  type SplitPolicyName,
+  type SplitPolicyParams,
+} from './split-policy';
+export {
+  DEADLINE_HEADER,
+  GRPC_TIMEOUT_HEADER,
+  deadlineHeaders,
+  formatDeadlineHeader,
+  parseGrpcTimeout,
+  parseTimeoutMs,
+  readPropagatedTimeout,
+  type HeaderBag,
+} from './header';
+export type { BudgetObserver, StepEvent, StepOutcomeKind } from './observer';
+export { raceAbort } from './race-abort';
+export { classify, runStep, type RunStepOptions, type StepContext, type StepFn, type StepOutcome } from './run-step';
+export { runSequence, type RunSequenceOptions, type SequenceResult, type SequenceStep } from './run-sequence';
+export { budgetedGetJson, createKeepAliveAgent, type BudgetedGetOptions, type KeepAliveAgentOptions } from './http-client';
+export { deadlineMiddleware, requestDeadline, type DeadlineMiddlewareOptions } from './middleware';
+export { AbandonmentWatch } from './abandoned-work';
+export {
+  BUDGET_METRIC_NAMES,
+  createAbandonedWorkMetric,
+  createBudgetMetrics,
+  type AbandonedWorkMetric,
+  type BudgetMetrics,
+  type RequestOutcome,
+} from './metrics';
+export {
+  LATENCY_CYCLES,
+  SEED_PUBLISHED_TABLE,
+  TRACKING_REFERENCE,
+  TRACKING_STEPS,
+  slotsHeld,
+  type SeedTableRow,
+  type TrackingRegime,
+  type TrackingStep,
+} from './reference-scenario';

@@ -1,0 +1,113 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { BudgetObserver, StepEvent } from './observer';
+
+/** Metric names, defined once. Never rename without updating dashboards and alerts. */
+export const BUDGET_METRIC_NAMES = {
+  stepDuration: 'notify_tracking_step_duration_seconds',
+  timeouts: 'notify_tracking_timeouts_total',
+  cancellations: 'notify_tracking_cancellations_total',
+  abandonedWork: 'notify_tracking_abandoned_work_seconds_total',
+  requests: 'notify_tracking_requests_total',
+  requestDuration: 'notify_tracking_request_duration_seconds',
+} as const;
+
+/** Request outcomes at the edge; bounded, used as a label. */
+export type RequestOutcome = 'answered' | 'deadline_exceeded' | 'dependency_failed' | 'cancelled' | 'invalid';
+
+/** Buckets around the seed's numbers: 6-14 ms medians, 40-100 ms tails, 60/90/120/180/200 ms shares. */
+const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.02, 0.04, 0.06, 0.09, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3, 0.5, 1];
+
+/** prom-client throws on a second registration; a caller sharing a registry gets the first one. */
+function getOrCreate<T>(registry: Registry, name: string, create: () => T): T {
+  const existing = registry.getSingleMetric(name);
+  return existing === undefined ? create() : (existing as unknown as T);
+}
+
+export interface BudgetMetrics extends BudgetObserver {
+  readonly stepDuration: Histogram<'step' | 'policy' | 'outcome'>;
+  readonly timeouts: Counter<'step' | 'policy'>;
+  readonly cancellations: Counter<'step'>;
+  readonly requests: Counter<'outcome' | 'policy'>;
+  readonly requestDuration: Histogram<'outcome' | 'policy'>;
+  onStep(event: StepEvent): void;
+  onCancelSent(step: string): void;
+  recordRequest(outcome: RequestOutcome, policy: string, durationMs: number): void;
+}
+
+/** The caller's metrics, registered on `registry` (never the global default). */
+export function createBudgetMetrics(registry: Registry): BudgetMetrics {
+  const n = BUDGET_METRIC_NAMES;
+  const stepDuration = getOrCreate(registry, n.stepDuration, () => new Histogram({
+    name: n.stepDuration,
+    help: 'Duration of one budgeted sub-call (step), by how it ended.',
+    labelNames: ['step', 'policy', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  }));
+  const timeouts = getOrCreate(registry, n.timeouts, () => new Counter({
+    name: n.timeouts,
+    help: 'Sub-calls that ran out of min(their share, what was left), by step and split policy.',
+    labelNames: ['step', 'policy'] as const,
+    registers: [registry],
+  }));
+  const cancellations = getOrCreate(registry, n.cancellations, () => new Counter({
+    name: n.cancellations,
+    help: 'In-flight sub-calls whose request was aborted because the caller gave up.',
+    labelNames: ['step'] as const,
+    registers: [registry],
+  }));
+  const requests = getOrCreate(registry, n.requests, () => new Counter({
+    name: n.requests,
+    help: 'Budgeted requests at the edge, by outcome and split policy.',
+    labelNames: ['outcome', 'policy'] as const,
+    registers: [registry],
+  }));
+  const requestDuration = getOrCreate(registry, n.requestDuration, () => new Histogram({
+    name: n.requestDuration,
+    help: 'End-to-end time of budgeted requests at the edge (W in L = lambda x W).',
+    labelNames: ['outcome', 'policy'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  }));
+  return {
+    stepDuration,
+    timeouts,
+    cancellations,
+    requests,
+    requestDuration,
+    onStep(event: StepEvent) {
+      stepDuration.observe({ step: event.step, policy: event.policy, outcome: event.outcome }, event.durationMs / 1000);
+      if (event.outcome === 'deadline_exceeded') timeouts.inc({ step: event.step, policy: event.policy });
+    },
+    onCancelSent(step: string) {
+      cancellations.inc({ step });
+    },
+    recordRequest(outcome, policy, durationMs) {
+      requests.inc({ outcome, policy });
+      requestDuration.observe({ outcome, policy }, durationMs / 1000);
+    },
+  };
+}
+
+export interface AbandonedWorkMetric {
+  readonly counter: Counter<'store'>;
+  /** Adds `ms` of work done after the caller gave up; zero is ignored. */
+  record(store: string, ms: number): void;
+}
+
+/** The dependency's metric: work it kept doing after its caller gave up. */
+export function createAbandonedWorkMetric(registry: Registry): AbandonedWorkMetric {
+  const name = BUDGET_METRIC_NAMES.abandonedWork;
+  const counter = getOrCreate(registry, name, () => new Counter({
+    name,
+    help: 'Seconds of work a dependency kept doing after its caller had given up (deadline passed or disconnected).',
+    labelNames: ['store'] as const,
+    registers: [registry],
+  }));
+  return {
+    counter,
+    record(store, ms) {
+      if (ms > 0) counter.inc({ store }, ms / 1000);
+    },
+  };
+}

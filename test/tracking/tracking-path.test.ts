@@ -1,0 +1,190 @@
+import { getEventListeners } from 'node:events';
+import { Agent } from 'undici';
+import { restoreTariff, slowTariff } from '../../apps/chaos/src/commands/tracking-store';
+import { waitFor } from '../harness/wait-for';
+import { sample, startApi, startStores, timedGet, type ApiUnderTest, type Running, type StoresUnderTest, type Timed } from './harness';
+
+/**
+ * The guarded tracking path over real HTTP on 127.0.0.1: api router -> three simulated
+ * stores, with the seed's latency cycles. Budgets are real milliseconds, so the limits
+ * are generous for a 2-core CI machine (200 ms budget + 100 ms scheduling allowance).
+ */
+const BUDGET_MS = 200;
+const ALLOWANCE_MS = 100;
+const CYCLE = 17; // one full latency cycle: 16 ordinary durations and one long tail
+
+describe('tracking query path over real HTTP', () => {
+  const started: Running[] = [];
+  const client = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+  const shutdown = new AbortController();
+  let stores: StoresUnderTest;
+  let weighted: ApiUnderTest;
+  let weightedNoCancel: ApiUnderTest;
+  let greedy: ApiUnderTest;
+  let equal: ApiUnderTest;
+
+  beforeAll(async () => {
+    stores = await startStores();
+    started.push(stores);
+    weighted = await startApi(stores.url, { TRACKING_SPLIT_POLICY: 'weighted' }, shutdown.signal);
+    started.push(weighted);
+    weightedNoCancel = await startApi(stores.url, { TRACKING_SPLIT_POLICY: 'weighted', TRACKING_CANCEL: 'false' });
+    started.push(weightedNoCancel);
+    greedy = await startApi(stores.url, { TRACKING_SPLIT_POLICY: 'greedy' });
+    started.push(greedy);
+    equal = await startApi(stores.url, { TRACKING_SPLIT_POLICY: 'equal' });
+    started.push(equal);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(started.map((s) => s.close()));
+    await client.destroy();
+  });
+
+  beforeEach(() => stores.stores.control.reset());
+
+  async function sequential(api: ApiUnderTest, n = CYCLE): Promise<Timed[]> {
+    const results: Timed[] = [];
+    for (let i = 0; i < n; i += 1) results.push(await timedGet(`${api.url}/v1/tracking/SHP-${1000 + i}`, client));
+    return results;
+  }
+
+  const settled = (): Promise<boolean> => waitFor('stores to finish in-flight work', () => stores.stores.control.stats().inFlight === 0, 5000);
+
+  it('healthy day, weighted: answers the record with budget info; the tariff tail (80 ms > 60 ms share) is a 504 naming tariff', async () => {
+    const results = await sequential(weighted);
+    const ok = results.filter((r) => r.status === 200);
+    const cut = results.filter((r) => r.status !== 200);
+    expect(ok).toHaveLength(CYCLE - 1);
+    expect(ok[0]?.body).toMatchObject({
+      shipmentId: 'SHP-1000',
+      delivery: { shipmentId: 'SHP-1000', status: expect.any(String) },
+      tariff: { currency: 'TRY' },
+      measurement: { weightGrams: expect.any(Number) },
+      fee: { currency: 'TRY', amountMinor: expect.any(Number) },
+      budget: { policy: 'weighted', budgetMs: BUDGET_MS, gatewayShareMs: 20, branchBudgetMs: expect.any(Number), shares: { tariff: expect.any(Number), measurement: expect.any(Number) }, elapsedMs: expect.any(Number) },
+    });
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toMatchObject({ status: 504, body: { error: { code: 'DEADLINE_EXCEEDED', step: 'tariff' } } });
+    expect(cut[0]?.body.error?.message).toMatch(/policy weighted/);
+    for (const r of results) expect(r.ms).toBeLessThan(BUDGET_MS + ALLOWANCE_MS);
+  });
+
+  it('healthy day, equal: the split decides what is cut, here the measurement tail (100 ms > 90 ms share)', async () => {
+    const results = await sequential(equal);
+    const cut = results.filter((r) => r.status !== 200);
+    expect(cut.map((r) => [r.status, r.body.error?.step])).toEqual([[504, 'measurement']]);
+  });
+
+  it('AY10 with cancellation: every answer inside the budget, and the stores abandon < 5 % of the no-cancellation run\'s work', async () => {
+    await slowTariff(stores.url);
+    const withCancel = await sequential(weighted);
+    await settled();
+    const abandonedWithCancel = stores.stores.control.stats().stores.tariff.abandonedWorkMs;
+    const metricBefore = await sample(stores.registry, 'notify_tracking_abandoned_work_seconds_total{store="tariff"}');
+
+    stores.stores.control.reset();
+    await slowTariff(stores.url);
+    stores.stores.control.setHonourCancellation(false);
+    const withoutCancel = await sequential(weightedNoCancel);
+    await settled();
+    const abandonedWithoutCancel = stores.stores.control.stats().stores.tariff.abandonedWorkMs;
+    const metricAfter = await sample(stores.registry, 'notify_tracking_abandoned_work_seconds_total{store="tariff"}');
+
+    for (const r of [...withCancel, ...withoutCancel]) {
+      expect(r).toMatchObject({ status: 504, body: { error: { code: 'DEADLINE_EXCEEDED', step: 'tariff' } } });
+      expect(r.ms).toBeLessThan(BUDGET_MS + ALLOWANCE_MS);
+    }
+    // Seed: 17 slow reads cut at 60 ms leave ~4,000 ms of tariff work behind without a cancel signal.
+    expect(abandonedWithoutCancel).toBeGreaterThan(3000);
+    expect(abandonedWithCancel).toBeLessThan(0.05 * abandonedWithoutCancel);
+    // ...and the dependency reports it: the metric grew by the no-cancellation run's waste.
+    expect(metricAfter - metricBefore).toBeCloseTo(abandonedWithoutCancel / 1000, 2);
+  });
+
+  it('AY10 at the K01 read rate (416.67/s, open loop) with greedy splits: no answer exceeds the budget', async () => {
+    // Warm the sockets and the JIT first: the budget starts at the gateway, so a cold
+    // client's TCP handshakes would be charged to the test, not to the path under test.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => timedGet(`${greedy.url}/v1/tracking/SHP-W${i}`, client)));
+    stores.stores.control.reset();
+    await slowTariff(stores.url);
+    const intervalMs = 1000 / 416.67;
+    const t0 = performance.now();
+    const calls: Promise<Timed>[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const due = t0 + i * intervalMs;
+      while (performance.now() < due) await new Promise((resolve) => setImmediate(resolve));
+      calls.push(timedGet(`${greedy.url}/v1/tracking/SHP-B${i}`, client));
+    }
+    const burst = await Promise.all(calls);
+    // The gateway's own clock: from its handler's start to its answer.
+    const gatewayWorst = Math.max(...burst.map((r) => (r.body.budget as { elapsedMs: number }).elapsedMs));
+    expect(gatewayWorst).toBeLessThan(BUDGET_MS + ALLOWANCE_MS);
+    // The client's clock also pays for its own scheduling: here client, gateway and stores
+    // share one event loop (and CI's 2 cores), so its allowance is wider.
+    const clientWorst = Math.max(...burst.map((r) => r.ms));
+    expect(clientWorst).toBeLessThan(BUDGET_MS + 3 * ALLOWANCE_MS);
+    expect(burst.filter((r) => r.status === 200).length).toBeLessThan(burst.length);
+    await settled();
+    expect(stores.stores.control.stats().stores.tariff.abandonedWorkMs).toBeLessThan(60);
+  });
+
+  it('names the slow step: greedy blames the healthy measurement behind it, weighted never does', async () => {
+    const line = (policy: string, step: string) => `notify_tracking_timeouts_total{step="${step}",policy="${policy}"}`;
+    const before = {
+      greedyMeasurement: await sample(greedy.registry, line('greedy', 'measurement')),
+      weightedTariff: await sample(weighted.registry, line('weighted', 'tariff')),
+      weightedMeasurement: await sample(weighted.registry, line('weighted', 'measurement')),
+    };
+    await slowTariff(stores.url);
+    await sequential(greedy);
+    stores.stores.control.reset();
+    await slowTariff(stores.url);
+    await sequential(weighted);
+    expect((await sample(greedy.registry, line('greedy', 'measurement'))) - before.greedyMeasurement).toBeGreaterThan(0);
+    expect((await sample(weighted.registry, line('weighted', 'tariff'))) - before.weightedTariff).toBe(CYCLE);
+    expect((await sample(weighted.registry, line('weighted', 'measurement'))) - before.weightedMeasurement).toBe(0);
+    await restoreTariff(stores.url);
+    expect(stores.stores.control.stats().tariffMode).toBe('healthy');
+  });
+
+  it('a store error is a 502 naming the store', async () => {
+    stores.stores.control.setTariffMode('error');
+    const r = await timedGet(`${weighted.url}/v1/tracking/SHP-1`, client);
+    expect(r).toMatchObject({ status: 502, body: { error: { code: 'DEPENDENCY_FAILED', step: 'tariff', upstreamStatus: 500 } } });
+  });
+
+  it('a client that hangs up cancels the store work it started', async () => {
+    await slowTariff(stores.url);
+    const abort = new AbortController();
+    const gone = fetch(`${greedy.url}/v1/tracking/SHP-2`, { signal: abort.signal }).catch(() => undefined);
+    await waitFor('the tariff read to start', () => stores.stores.control.stats().inFlight >= 1 && stores.stores.control.stats().stores.tariff.requests >= 1, 2000, 2);
+    abort.abort();
+    await gone;
+    await settled();
+    const tariff = stores.stores.control.stats().stores.tariff;
+    expect(tariff.stoppedOnDisconnect).toBeGreaterThanOrEqual(1);
+    expect(tariff.abandonedWorkMs).toBeLessThan(5);
+    expect(await sample(greedy.registry, 'notify_tracking_cancellations_total{step="tariff"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a malformed or negative deadline header is a 400 at the store', async () => {
+    for (const value of ['-1', '1e3']) {
+      const r = await timedGet(`${stores.url}/stores/measurement/SHP-1`, client, { 'x-request-timeout-ms': value });
+      expect(r).toMatchObject({ status: 400, body: { error: { code: 'INVALID_DEADLINE_HEADER', header: 'x-request-timeout-ms' } } });
+    }
+  });
+
+  it('leaves no listener on the long-lived shutdown signal after many requests', async () => {
+    const ids = Array.from({ length: 400 }, (_, i) => i);
+    for (let i = 0; i < ids.length; i += 40) {
+      await Promise.all(ids.slice(i, i + 40).map((n) => timedGet(`${weighted.url}/v1/tracking/SHP-L${n}`, client)));
+    }
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the chaos commands fail clearly when the stores are unreachable', async () => {
+    await expect(slowTariff('http://127.0.0.1:1')).rejects.toThrow(/tracking stores unreachable at http:\/\/127\.0\.0\.1:1/);
+    await expect(restoreTariff('not a url')).rejects.toThrow(/not a URL/);
+  });
+});
