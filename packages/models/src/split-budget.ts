@@ -1,13 +1,16 @@
+import { createSplitPolicy, SPLIT_POLICY_NAMES, type SplitPolicyName } from '@notify/budget-chain';
+
 /**
- * How a branch's remaining time is shared between its sequential sub-calls.
+ * How a branch's remaining time is shared between its sequential sub-calls (the policies are
+ * @notify/budget-chain's; this file adapts them to the model's step list).
  * - `greedy`: each call may use all that remains (180 / 180);
  * - `equal`: the same share each (90 / 90);
  * - `weighted`: in proportion to ordinary (median) latencies (6:12 -> 60 / 120);
  * - `tail-aware` (ours): in proportion to each step's tail latency (a high percentile of its
  *   ordinary-day profile), so a step's normal slow moment fits inside its share.
  */
-export const SPLIT_POLICIES = ['greedy', 'equal', 'weighted', 'tail-aware'] as const;
-export type SplitPolicy = (typeof SPLIT_POLICIES)[number];
+export const SPLIT_POLICIES = SPLIT_POLICY_NAMES;
+export type SplitPolicy = SplitPolicyName;
 
 /** The policies the seed document compares; the rest are ours. */
 export const SEED_SPLIT_POLICIES: readonly SplitPolicy[] = ['greedy', 'equal', 'weighted'];
@@ -22,26 +25,15 @@ export interface StepLatency {
 /** Default percentile for the tail-aware split. */
 export const TAIL_PERCENTILE = 0.99;
 
-/** Shares proportional to weights: (total x w) / sum, the seed's operand order. */
-function proportional(totalMs: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((acc, w) => acc + w, 0);
-  if (!(sum > 0)) throw new RangeError('latencies must sum to more than 0');
-  return weights.map((w) => (totalMs * w) / sum);
-}
-
-/** One share per step (ms), in step order. Pure, so the product can reuse it verbatim. */
+/**
+ * One share per step (ms), in step order: the product's own split policies from
+ * @notify/budget-chain, so the model's table and the gateway's timeouts cannot drift apart.
+ */
 export function splitBudget(policy: SplitPolicy, totalMs: number, steps: readonly StepLatency[]): number[] {
   if (steps.length === 0) return [];
-  switch (policy) {
-    case 'greedy':
-      return steps.map(() => totalMs);
-    case 'equal':
-      return steps.map(() => totalMs / steps.length);
-    case 'weighted':
-      return proportional(totalMs, steps.map((s) => s.median));
-    case 'tail-aware':
-      return proportional(totalMs, steps.map((s) => s.tail));
-  }
+  const names = steps.map((_, index) => `step-${index}`);
+  const table = (pick: (step: StepLatency) => number) => Object.fromEntries(steps.map((step, index) => [names[index], pick(step)]));
+  return createSplitPolicy(policy, { expectedMs: table((s) => s.median), tailMs: table((s) => s.tail) }).shares(totalMs, names);
 }
 
 /**
