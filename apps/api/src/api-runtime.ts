@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, checkRedisDurability, createRedis, loadScripts, waitUntilReady,
+  ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, connectRedis, loadScripts,
   type ChannelGate,
 } from '@notify/pipeline';
 import { createBullBoardRouter } from './admin/bull-board';
@@ -17,15 +17,7 @@ export interface RunningApi {
 }
 
 export async function startApi(config: ApiConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningApi> {
-  const redis = createRedis(config.redisUrl, 'producer');
-  await waitUntilReady(redis);
-  if (config.requireDurableRedis) {
-    const problems = await checkRedisDurability(redis, true);
-    if (problems.length > 0) {
-      redis.disconnect();
-      throw new Error(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
-    }
-  }
+  const redis = await connectRedis(config.redisUrl, 'producer', { requireDurable: config.requireDurableRedis });
   const registry = createRegistry('api');
   const metrics = createPipelineMetrics(registry);
   const queues = new ChannelQueues(redis);

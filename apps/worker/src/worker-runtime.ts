@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  ChannelQueues, ChannelWorkers, OPEN_GATE, ProviderClient, checkRedisDurability, createRedis, createStepProcessor, loadScripts,
-  waitUntilReady, type ChannelGate, type ProviderEndpoint,
+  ChannelQueues, ChannelWorkers, OPEN_GATE, ProviderClient, connectRedis, createStepProcessor, loadScripts,
+  type ChannelGate, type ProviderEndpoint,
 } from '@notify/pipeline';
 import type { WorkerConfig } from './config';
 
@@ -16,15 +16,7 @@ export interface RunningWorker {
 
 /** Starts the channel bulkheads named by `config.roles`, and a small HTTP server for /metrics and health. */
 export async function startWorker(config: WorkerConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningWorker> {
-  const redis = createRedis(config.redisUrl, 'worker');
-  await waitUntilReady(redis);
-  if (config.requireDurableRedis) {
-    const problems = await checkRedisDurability(redis, true);
-    if (problems.length > 0) {
-      redis.disconnect();
-      throw new Error(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
-    }
-  }
+  const redis = await connectRedis(config.redisUrl, 'worker', { requireDurable: config.requireDurableRedis });
   const registry = createRegistry('worker');
   const metrics = createPipelineMetrics(registry);
   const queues = new ChannelQueues(redis);

@@ -48,3 +48,22 @@ export async function checkRedisDurability(redis: Redis, requireAof: boolean): P
   }
   return problems;
 }
+
+/**
+ * Connects, waits until ready and, for the production profile, refuses a Redis that could
+ * lose accepted work (see `checkRedisDurability`). Every process starts its Redis this way.
+ */
+export async function connectRedis(url: string, role: ConnectionRole, options: { requireDurable: boolean }): Promise<Redis> {
+  const redis = createRedis(url, role);
+  try {
+    await waitUntilReady(redis);
+    if (options.requireDurable) {
+      const problems = await checkRedisDurability(redis, true);
+      if (problems.length > 0) throw new Error(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
+    }
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}
