@@ -1,17 +1,7 @@
-import { CHANNELS, type Channel } from '@notify/core';
+import { CHANNELS, seededRandom, type Channel } from '@notify/core';
 
 /** BI4: preference shares push / SMS / e-mail. */
 export const PREFERENCE_SHARES: Record<Channel, number> = { push: 0.55, sms: 0.25, email: 0.2 };
-
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * The brief's traffic: recipients with all three addresses, preferring a channel by BI4's

@@ -1,14 +1,4 @@
-/** mulberry32: a small seedable PRNG, so a simulator run with the same seed repeats itself. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom } from '@notify/core';
 
 /**
  * A stable number in [0, 1) for a string (FNV-1a): permanent errors are a property of the

@@ -13,3 +13,4 @@ export * from './formatting/sms';
 export * from './formatting/push';
 export * from './formatting/email';
 export * from './formatting/render';
+export * from './random';
