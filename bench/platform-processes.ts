@@ -34,13 +34,14 @@ export async function startProcessPlatform(options: { workers: number; env?: Rec
     await redis.stop();
   };
   try {
-    const [control, push, sms, email, api] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [control, push, sms, email, api, stores] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     children.push(run('simulators', {
-      SIM_CONTROL_PORT: String(control), SIM_PUSH_PORT: String(push), SIM_SMS_PORT: String(sms), SIM_EMAIL_PORT: String(email), ...options.simEnv,
+      SIM_CONTROL_PORT: String(control), SIM_PUSH_PORT: String(push), SIM_SMS_PORT: String(sms), SIM_EMAIL_PORT: String(email), TRACKING_STORES_PORT: String(stores), ...options.simEnv,
     }));
     const env = {
       REDIS_URL: redis.url, API_KEYS: `${BENCH_API_KEY}:bench`,
       PROVIDER_PUSH_URL: `http://127.0.0.1:${push}`, PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`, PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
+      TRACKING_STORES_BASE_URL: `http://127.0.0.1:${stores}`,
       ...options.env,
     };
     children.push(run('api', { ...env, API_PORT: String(api) }));

@@ -109,6 +109,10 @@ it('ignores late answers of calls that started before it opened', async () => {
 it('half-open: a bounded number of probes, closes after the configured successes', async () => {
   await tripPush(a);
   await sleep(FAST_BREAKER.openMs + 50);
+  // Read-only views already say half-open (since the open period ended); the next acquire records it.
+  const [view] = await readBreakerSnapshots(a.redis);
+  expect(view).toMatchObject({ state: 'half-open', probesInFlight: 0 });
+  expect(view!.at - view!.since!).toBeLessThan(FAST_BREAKER.openMs);
   const p1 = await a.gate.acquire('push');
   const p2 = await b.gate.acquire('push');
   expect(p1).toBeDefined();

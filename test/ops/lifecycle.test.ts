@@ -73,7 +73,7 @@ async function statuses(ids: string[]): Promise<string[]> {
 beforeAll(async () => {
   redis = await startTestRedis();
   sims = await startSimulators(loadSimConfig({
-    SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', SIM_LATENCY_MS: '200',
+    TRACKING_STORES_PORT: '0', SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', SIM_LATENCY_MS: '200',
   }));
   admin = new Redis(redis.url, { maxRetriesPerRequest: null });
 });

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, connectRedis, loadScripts,
+  ChannelQueues, IntakeService, RecipientStore, connectRedis, createBreakerGate, loadScripts,
   type ChannelGate,
 } from '@notify/pipeline';
 import { createBullBoardRouter } from './admin/bull-board';
@@ -22,7 +22,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const metrics = createPipelineMetrics(registry);
   const queues = new ChannelQueues(redis);
   registerQueueDepthGauge(registry, () => queues.all());
-  const gate = options.gate ?? OPEN_GATE;
+  // The intake connection already fails fast (producer role): the breakers share it.
+  const gate = options.gate ?? createBreakerGate({ redis, config: config.breaker, registry, logger });
   const recipients = new RecipientStore(redis);
   const intake = new IntakeService({
     scripts: loadScripts(redis), queues, recipients, gate, metrics,

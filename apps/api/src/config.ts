@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv, sharedEnvShape } from '@notify/pipeline';
+import { breakerEnvShape, parseEnv, sharedEnvShape, toBreakerConfig } from '@notify/pipeline';
 import { loadTrackingConfig } from './tracking';
 
 /** `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. */
@@ -18,6 +18,7 @@ const apiKeys = z.string().min(1, 'must list at least one key:tenant pair').tran
 
 const schema = z.object({
   ...sharedEnvShape,
+  ...breakerEnvShape,
   API_HOST: z.string().default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   API_KEYS: apiKeys.default([{ key: 'dev-key-change-me-0001', tenant: 'dev' }]),
@@ -40,6 +41,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     adminApiKey: c.ADMIN_API_KEY,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
+    breaker: toBreakerConfig(c),
     bodyLimit: c.BODY_LIMIT,
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES, type Channel } from '@notify/core';
 import {
-  DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, parseEnv, sharedEnvShape,
+  DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, parseEnv, sharedEnvShape, toBreakerConfig,
   type BulkheadConfig, type CascadeConfig, type WorkerLockConfig,
 } from '@notify/pipeline';
 
@@ -30,6 +30,7 @@ for (const channel of CHANNELS) {
 
 const schema = z.object({
   ...sharedEnvShape,
+  ...breakerEnvShape,
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
   WORKER_ROLES: roles,
@@ -50,6 +51,8 @@ const schema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   /** Where this worker serves /metrics, /healthz, /readyz; 0 picks a free port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  /** How often this process refreshes its registration (the chaos CLI finds workers there); it expires after 3 missed beats. */
+  PROCESS_HEARTBEAT_MS: ms(2_000, 60_000),
 });
 
 export type WorkerConfig = ReturnType<typeof loadConfig>;
@@ -92,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     bulkheads,
     cascade,
     locks,
+    breaker: toBreakerConfig(c),
+    heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     metricsHost: c.METRICS_HOST,
     metricsPort: c.METRICS_PORT,
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',

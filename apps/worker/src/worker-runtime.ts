@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  ChannelQueues, ChannelWorkers, OPEN_GATE, ProviderClient, connectRedis, createStepProcessor, loadScripts,
-  type ChannelGate, type ProviderEndpoint,
+  ChannelQueues, ChannelWorkers, ProviderClient, connectRedis, createBreakerGate, createStepProcessor, loadScripts,
+  registerProcess, type ChannelGate, type ProviderEndpoint,
 } from '@notify/pipeline';
 import type { WorkerConfig } from './config';
 
@@ -29,7 +29,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     endpoints[channel] = { ...config.providers[channel], connections: lanes.urgent.concurrency + lanes.reminder.concurrency };
   }
   const provider = new ProviderClient(endpoints);
-  const gate = options.gate ?? OPEN_GATE;
+  // The breakers get their own fail-fast connection: in a Redis outage their calls fail at once
+  // and fail OPEN (documented in breaker-gate.ts), instead of queueing behind the worker
+  // connection's endless retries until the breaker's timeout.
+  const breakerRedis = options.gate ? undefined : await connectRedis(config.redisUrl, 'producer', { requireDurable: false });
+  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger });
   const processor = createStepProcessor({
     redis, scripts, queues, provider, gate, metrics, config: config.cascade, logger: logger.child({ component: 'step' }),
   });
@@ -70,6 +74,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const address = server.address();
   const port = address && typeof address === 'object' ? address.port : config.metricsPort;
   logger.info({ roles: config.roles, metrics: `http://${config.metricsHost}:${port}/metrics` }, 'worker started');
+  // Found by the chaos CLI (kill-worker, status); a SIGKILLed worker disappears after 3 missed beats.
+  const registration = await registerProcess(redis, { app: 'worker', roles: config.roles, metricsUrl: `http://${config.metricsHost}:${port}/metrics` }, {
+    heartbeatMs: config.heartbeatMs,
+    onError: (error) => logger.warn({ err: error }, 'process registry heartbeat failed'),
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -77,10 +86,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     close: () => {
       closing ??= (async () => {
         draining = true;
+        await registration.stop().catch(() => undefined);
         await workers.close();
         await queues.close();
         await provider.close();
         await gate.close();
+        await breakerRedis?.quit().catch(() => breakerRedis.disconnect());
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await redis.quit().catch(() => redis.disconnect());

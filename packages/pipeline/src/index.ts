@@ -20,3 +20,4 @@ export * from './breaker/breaker-metrics';
 export * from './breaker/breaker-gate';
 export * from './breaker/breaker-snapshot';
 export * from './process-registry';
+export * from './service-lifecycle';

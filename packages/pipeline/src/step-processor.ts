@@ -172,7 +172,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const channel = decision.kind === 'wait'
       ? (decision.skipped.find((s) => s.reason === 'breaker-open')?.channel ?? (plan[0] as Channel))
       : decision.channel;
-    const delayMs = decision.kind === 'wait' ? config.unavailableRetryMs : delayAfter(after);
+    // Waiting out an unavailable channel (every channel open, or an unknown outcome that must
+    // be reconciled on a channel whose breaker is open) re-checks at an interval, never in a loop.
+    const waiting = decision.kind === 'wait' || (decision.kind === 'reconcile' && after === 'skip');
+    const delayMs = waiting ? config.unavailableRetryMs : delayAfter(after);
     const kind = decision.kind === 'reconcile' ? 'reconcile' : 'send';
     const next: StepJobData = { ...data, step: step + 1, channel };
     const scheduled = await scripts.scheduleStep(

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import { createRedis } from '@notify/pipeline';
+import { ChaosError } from '../errors';
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+/**
+ * A fail-fast connection to the platform's Redis (no offline queue, no reconnect): the CLI
+ * reports "unreachable" in `timeoutMs` instead of hanging.
+ */
+export async function connectRedis(url: string, timeoutMs: number): Promise<Redis> {
+  const redis = createRedis(url, 'producer', { connectTimeout: timeoutMs, retryStrategy: () => null, lazyConnect: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      if (redis.status === 'ready') { resolve(); return; }
+      const timer = setTimeout(() => done(new Error(`not ready after ${timeoutMs} ms`)), timeoutMs);
+      const onReady = () => done();
+      const onEnd = () => done(new Error('connection closed'));
+      let lastError: Error | undefined;
+      const onError = (error: Error) => { lastError = error; };
+      function done(error?: Error) {
+        clearTimeout(timer);
+        redis.off('ready', onReady).off('end', onEnd).off('error', onError);
+        if (error) reject(lastError ?? error); else resolve();
+      }
+      redis.on('ready', onReady).on('end', onEnd).on('error', onError);
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw new ChaosError('DEPENDENCY_UNAVAILABLE', `Redis at ${redactUrl(url)} unreachable (${(error as Error).message})`, { cause: error });
+  }
+  return redis;
+}

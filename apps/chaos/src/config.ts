@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { usageError } from './errors';
+
+const schema = z.object({
+  /** The simulators' control API (apps/simulators: SIM_CONTROL_PORT). */
+  SIM_CONTROL_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an origin like http://127.0.0.1:4100').default('http://127.0.0.1:4100'),
+  /** The simulated tracking stores (apps/simulators: TRACKING_STORES_PORT), as the api names them. */
+  TRACKING_STORES_BASE_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an origin like http://127.0.0.1:4600').default('http://127.0.0.1:4600'),
+  /** The platform's own Redis: breaker states, registered processes, CLIENT PAUSE. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  /** One HTTP call to the control API may take this long. */
+  CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Connecting to Redis may take this long. */
+  CHAOS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+});
+
+export interface ChaosConfig {
+  controlUrl: string;
+  storesUrl: string;
+  redisUrl: string;
+  httpTimeoutMs: number;
+  redisTimeoutMs: number;
+}
+
+/** Env (flags override it) → config; a bad value is a usage error (exit 2), named with its variable. */
+export function loadChaosConfig(env: Record<string, string | undefined>, overrides: Record<string, string | undefined> = {}): ChaosConfig {
+  const parsed = schema.safeParse({ ...pick(env), ...overrides });
+  if (!parsed.success) {
+    throw usageError(`invalid chaos configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const c = parsed.data;
+  return {
+    controlUrl: c.SIM_CONTROL_URL.replace(/\/$/, ''),
+    storesUrl: c.TRACKING_STORES_BASE_URL.replace(/\/$/, ''),
+    redisUrl: c.REDIS_URL,
+    httpTimeoutMs: c.CHAOS_HTTP_TIMEOUT_MS,
+    redisTimeoutMs: c.CHAOS_REDIS_TIMEOUT_MS,
+  };
+}
+
+function pick(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const keys = ['SIM_CONTROL_URL', 'TRACKING_STORES_BASE_URL', 'REDIS_URL', 'CHAOS_HTTP_TIMEOUT_MS', 'CHAOS_REDIS_TIMEOUT_MS'] as const;
+  return Object.fromEntries(keys.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
+}
+
+/** What the scenario takes from its own environment: only what its children need to run. */
+export interface ScenarioEnv {
+  /** Passed to every child: PATH (node, redis-server), HOME, TMPDIR. Nothing else leaks in. */
+  inherited: Record<string, string>;
+  redisServer: string;
+}
+
+export function loadScenarioEnv(env: Record<string, string | undefined>): ScenarioEnv {
+  const inherited: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    const value = env[key];
+    if (value !== undefined) inherited[key] = value;
+  }
+  const redisServer = z.string().min(1).default('redis-server').parse(env.SCENARIO_REDIS_SERVER || undefined);
+  return { inherited, redisServer };
+}

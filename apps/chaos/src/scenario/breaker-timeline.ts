@@ -1,0 +1,48 @@
+import type { Redis } from 'ioredis';
+import type { Channel } from '@notify/core';
+import { readBreakerSnapshots, type BreakerState } from '@notify/pipeline';
+
+export interface StateChange { at: number; state: BreakerState }
+
+/**
+ * Samples one channel's breaker from Redis every `intervalMs` and keeps the changes: the
+ * operator's view (a half-open lasting less than one interval may not show).
+ */
+export function watchBreaker(redis: Redis, channel: Channel, intervalMs = 50) {
+  const changes: StateChange[] = [];
+  let last: BreakerState | undefined;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const snapshot = (await readBreakerSnapshots(redis)).find((s) => s.channel === channel);
+        if (snapshot && snapshot.state !== last) {
+          changes.push({ at: snapshot.at, state: snapshot.state });
+          last = snapshot.state;
+        }
+      } catch {
+        // Redis busy or away for a moment: the next sample catches up.
+      }
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  })();
+  return {
+    changes,
+    async stop(): Promise<StateChange[]> {
+      running = false;
+      await loop;
+      return changes;
+    },
+  };
+}
+
+/** ms from `downAt` to the first open, and from `upAt` to the first closed after it (undefined: never). */
+export function breakerTimes(changes: readonly StateChange[], downAt: number, upAt: number): { openedAfterMs?: number; closedAfterMs?: number; opens: number } {
+  const opened = changes.find((c) => c.state === 'open' && c.at >= downAt);
+  const closed = changes.find((c) => c.state === 'closed' && c.at >= upAt);
+  return {
+    ...(opened ? { openedAfterMs: opened.at - downAt } : {}),
+    ...(closed && opened ? { closedAfterMs: closed.at - upAt } : {}),
+    opens: changes.filter((c) => c.state === 'open').length,
+  };
+}

@@ -1,0 +1,19 @@
+import { createServer } from 'node:net';
+
+/** A free TCP port on 127.0.0.1 (bind to 0, read it, close). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('no port assigned'));
+        return;
+      }
+      server.close(() => resolve(address.port));
+    });
+  });
+}

@@ -1,0 +1,92 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runScenario } from '../../apps/chaos/src/scenario/run-scenario';
+import type { ProcessGroup } from '../../apps/chaos/src/scenario/process-group';
+import { waitFor } from '../harness/wait-for';
+
+const ROOT = join(__dirname, '..', '..');
+/** Until the lead wires the breaker into apps/api and apps/worker, the scenario runs these entries. */
+const WIRED = ['--worker-entry', 'test/chaos/fixtures/wired-worker-main.ts', '--api-entry', 'test/chaos/fixtures/wired-api-main.ts'];
+
+function descendants(root: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of rows) if (parent === pid && child !== undefined) { found.push(child); walk(child); }
+  };
+  walk(root);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+it('push-down runs end to end (small, breaker on), reports, and leaves no process behind', async () => {
+  const groups: ProcessGroup[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runScenario(
+    ['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json', ...WIRED],
+    { out: (t) => { out.push(t); }, err: (t) => { err.push(t); }, env: { PATH: process.env.PATH ?? '' } },
+    new AbortController().signal, groups,
+  );
+  const report = JSON.parse(out.join('\n')) as { runs: { figures: { deliveryRate: number; wastedCalls: number }; duplicates: number; breakerActive: boolean; openedAfterMs?: number }[] };
+  expect({ code, err: err.filter((l) => !/run with the breaker/.test(l)) }).toEqual({ code: 0, err: [] });
+  const [run] = report.runs;
+  expect(run).toMatchObject({ duplicates: 0, breakerActive: true });
+  expect(run!.figures.deliveryRate).toBeGreaterThanOrEqual(0.99);
+  expect(run!.openedAfterMs).toBeDefined();
+  // redis-server, simulators, api, worker: all started, all stopped.
+  expect(groups[0]?.count).toBe(4);
+  expect(groups[0]?.running).toBe(0);
+  // The logs of a failed run are kept for diagnosis; this one was on purpose.
+  const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+it('SIGINT stops every process the scenario started', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/chaos/src/scenario.ts', 'push-down', '--breaker', 'on', '--workers', '1', ...WIRED], {
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += String(chunk); });
+  try {
+    // Interrupt mid-load: redis-server, simulators, api and a worker are all running.
+    await waitFor('the load to start', () => /sending \d+ notifications/.test(stderr), 30_000, 100);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const all = descendants(child.pid!);
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    child.kill('SIGINT');
+    const timeout = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000).unref());
+    const code = await Promise.race([exited, timeout]);
+    expect({ code, stderr }).toEqual({ code: 130, stderr: expect.stringMatching(/interrupted/) });
+    await waitFor('every child to be gone', () => all.every((pid) => !alive(pid)), 5_000, 100);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 60_000);
+
+it('a process that fails to start fails the run, and every process started so far is stopped', async () => {
+  const groups: ProcessGroup[] = [];
+  const err: string[] = [];
+  const code = await runScenario(
+    ['push-down', '--breaker', 'off', '--workers', '1', '--worker-entry', 'test/chaos/fixtures/no-such-worker.ts'],
+    { out: () => undefined, err: (t) => { err.push(t); }, env: { PATH: process.env.PATH ?? '' } },
+    new AbortController().signal, groups,
+  );
+  expect(code).toBe(1);
+  expect(err.join('\n')).toMatch(/worker-1 exited before it was ready/);
+  expect(groups[0]?.count).toBe(4);
+  expect(groups[0]?.running).toBe(0);
+  // The logs of a failed run are kept for diagnosis; this one was on purpose.
+  const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
