@@ -6,8 +6,6 @@ import type { ProcessGroup } from '../../apps/chaos/src/scenario/process-group';
 import { waitFor } from '../harness/wait-for';
 
 const ROOT = join(__dirname, '..', '..');
-/** Until the lead wires the breaker into apps/api and apps/worker, the scenario runs these entries. */
-const WIRED = ['--worker-entry', 'test/chaos/fixtures/wired-worker-main.ts', '--api-entry', 'test/chaos/fixtures/wired-api-main.ts'];
 
 function descendants(root: number): number[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
@@ -33,7 +31,7 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
   const out: string[] = [];
   const err: string[] = [];
   const code = await runScenario(
-    ['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json', ...WIRED],
+    ['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
     { out: (t) => { out.push(t); }, err: (t) => { err.push(t); }, env: { PATH: process.env.PATH ?? '' } },
     new AbortController().signal, groups,
   );
@@ -52,7 +50,7 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
 }, 60_000);
 
 it('SIGINT stops every process the scenario started', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/chaos/src/scenario.ts', 'push-down', '--breaker', 'on', '--workers', '1', ...WIRED], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/chaos/src/scenario.ts', 'push-down', '--breaker', 'on', '--workers', '1'], {
     cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
