@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { Redis } from 'ioredis';
 import type { ScenarioEnv } from '../config';
-import { freePort } from './free-port';
+import { freePort } from '@notify/devkit';
 import type { Child, ProcessGroup } from './process-group';
 import { httpOk, waitReady } from './wait-ready';
 

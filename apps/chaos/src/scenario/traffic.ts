@@ -1,4 +1,4 @@
-import { CHANNELS, type Channel, type NotificationRequest, type Priority } from '@notify/core';
+import { CHANNELS, seededRandom, type Channel, type NotificationRequest, type Priority } from '@notify/core';
 
 /** BI4: the share of recipients preferring push / SMS / e-mail. */
 export const CHANNEL_SHARES: Record<Channel, number> = { push: 0.55, sms: 0.25, email: 0.2 };
@@ -19,17 +19,8 @@ export interface TrafficOptions {
   tag: string;
 }
 
-/** mulberry32: a small seeded generator, so two runs (breaker on / off) send the same traffic. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The same seeded generator as the simulators', so two runs (breaker on / off) send the same traffic. */
+export { seededRandom };
 
 function pickPreferred(u: number): Channel {
   let acc = 0;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A free TCP port on 127.0.0.1 (bind to 0, read it, close). */
+/** Asks the kernel for a free TCP port on loopback (bind to port 0, read it, close). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
