@@ -18,6 +18,7 @@ const { values } = parseArgs({
     'transient-delay-ms': { type: 'string', default: '300' },
     'provider-latency-ms': { type: 'string', default: '20' },
     mode: { type: 'string', default: 'batch' },
+    'warmup-seconds': { type: 'string', default: '3' },
     json: { type: 'boolean', default: false },
   },
   strict: true,
@@ -37,6 +38,14 @@ async function main(): Promise<void> {
   });
   const results: { rate: number; report: RunReport }[] = [];
   try {
+    // Warm-up (not reported): module compilation, JIT, Redis script loading, connection pools.
+    const warmup = Number(values['warmup-seconds']);
+    if (warmup > 0) {
+      await runLoad({
+        apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, rate: Math.min(...rates) / 2, seconds: warmup, urgentShare: 0.5, mode, tickMs: 50,
+        workerMetricsUrls: platform.workerMetricsUrls, simControlUrl: platform.simControlUrl, drainSeconds: 30, seed: 1,
+      });
+    }
     for (const rate of rates) {
       const report = await runLoad({
         apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, rate, seconds, urgentShare: 0.5, mode, tickMs: 50,

@@ -29,7 +29,8 @@ export interface OpenLoopResult {
  * slow system shows up as latency and backlog rather than as a politely slower client.
  */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
-  const pool = new Pool(options.apiUrl, { connections: 64, pipelining: 1 });
+  // One connection per request allowed in flight: the client must not be the bottleneck it measures.
+  const pool = new Pool(options.apiUrl, { connections: options.maxInFlight, pipelining: 1 });
   const result: OpenLoopResult = { offered: 0, accepted: 0, duplicates: 0, rejected: 0, failed: 0, seconds: 0, requestLatenciesMs: [], skippedForBackpressure: 0 };
   const pending = new Set<Promise<void>>();
   const started = performance.now();

@@ -23,6 +23,8 @@ export interface RunReport {
   duplicates: number;
   rejected: number;
   failedRequests: number;
+  /** Offered but not sent: the client already had its maximum of requests in flight. */
+  skippedForBackpressure: number;
   seconds: number;
   intakePerSecond: number;
   requestP50Ms: number;
@@ -65,6 +67,7 @@ export function buildReport(load: OpenLoopResult, before: Snapshot, after: Snaps
     duplicates: load.duplicates,
     rejected: load.rejected,
     failedRequests: load.failed,
+    skippedForBackpressure: load.skippedForBackpressure,
     seconds: load.seconds,
     intakePerSecond: load.accepted / load.seconds,
     requestP50Ms: percentile(load.requestLatenciesMs, 0.5),
@@ -83,7 +86,7 @@ export function buildReport(load: OpenLoopResult, before: Snapshot, after: Snaps
 export function formatReport(r: RunReport): string {
   const n = (v: number | null, d = 3) => (v === null ? 'n/a' : v.toFixed(d));
   return [
-    `offered ${r.offered} in ${r.seconds.toFixed(1)} s; accepted ${r.accepted} (${r.intakePerSecond.toFixed(1)}/s), duplicates ${r.duplicates}, rejected ${r.rejected}, failed requests ${r.failedRequests}`,
+    `offered ${r.offered} in ${r.seconds.toFixed(1)} s; accepted ${r.accepted} (${r.intakePerSecond.toFixed(1)}/s), duplicates ${r.duplicates}, rejected ${r.rejected}, failed requests ${r.failedRequests}, not sent (client at its in-flight limit) ${r.skippedForBackpressure}`,
     `intake request latency p50 ${r.requestP50Ms.toFixed(1)} ms, p99 ${r.requestP99Ms.toFixed(1)} ms`,
     `delivered ${r.delivered}, failed ${r.failed}, unfinished ${r.unfinished}; delivery rate ${r.deliveryRate.toFixed(4)} (target >= 0.99)`,
     `external calls ${r.externalCalls ?? 'n/a'} (${n(r.callsPerNotification)}/notification); duplicate deliveries ${r.duplicateDeliveries ?? 'n/a'} (must be 0)`,
