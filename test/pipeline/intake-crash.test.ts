@@ -1,9 +1,10 @@
 import { Registry } from 'prom-client';
 import { createPipelineMetrics } from '@notify/metrics';
 import {
-  ChannelQueues, IntakeService, OPEN_GATE, RecipientStore, createRedis, loadScripts, waitUntilReady, type StepJobData,
+  ChannelQueues, IntakeService, IntakeSweeper, OPEN_GATE, RecipientStore, createRedis, loadScripts, waitUntilReady, type StepJobData,
 } from '@notify/pipeline';
-import type { Priority } from '@notify/core';
+import { notificationKey, pendingIntakeKey, type Priority } from '@notify/core';
+import pino from 'pino';
 import type { Redis } from 'ioredis';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
 import { waitAllTerminal } from '../harness/notification-poll';
@@ -61,4 +62,24 @@ it('a retry after a crash between the record and the job delivers exactly once',
   const entry = (await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${retry.id}`)).json()) as { deliveries: unknown[] };
   expect(entry.deliveries).toHaveLength(1);
   await dying.close();
+});
+
+it('without a retry, the intake sweeper completes it: delivered exactly once', async () => {
+  const dying = new QueuesThatDieOnce(redis);
+  const body = notificationFor(2, 'sms', { prefix: 'crash-intake-no-retry', priority: 'reminder' });
+  await expect(intakeWith(dying).accept('tenant-a', body)).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+  await dying.close();
+  const [id] = await redis.zrange(pendingIntakeKey(), '0', '-1');
+  expect(id).toBeDefined();
+  expect(await redis.hget(notificationKey(id as string), 'status')).toBe('accepted');
+
+  const sweeper = new IntakeSweeper({ redis, queues, logger: pino({ level: 'silent' }), config: { intervalMs: 0, minAgeMs: 0, batch: 100 } });
+  expect(await sweeper.sweep()).toBe(1);
+  const [view] = await waitAllTerminal(platform.redis.url, [id as string], 20_000);
+  expect(view?.status).toBe('delivered');
+  // Started notifications leave the pending set; a later sweep has nothing to do.
+  expect(await redis.zscore(pendingIntakeKey(), id as string)).toBeNull();
+  expect(await sweeper.sweep()).toBe(0);
+  const entry = (await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${id}`)).json()) as { deliveries: unknown[] };
+  expect(entry.deliveries).toHaveLength(1);
 });

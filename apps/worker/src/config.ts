@@ -53,6 +53,9 @@ const schema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   /** How often this process refreshes its registration (the chaos CLI finds workers there); it expires after 3 missed beats. */
   PROCESS_HEARTBEAT_MS: ms(2_000, 60_000),
+  /** Intake sweeper: re-adds first steps of notifications accepted but never started (0 = off). */
+  INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
+  INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
 });
 
 export type WorkerConfig = ReturnType<typeof loadConfig>;
@@ -97,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     locks,
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
+    intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     metricsHost: c.METRICS_HOST,
     metricsPort: c.METRICS_PORT,
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  ChannelQueues, ChannelWorkers, ProviderClient, connectRedis, createBreakerGate, createStepProcessor, loadScripts,
+  ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, connectRedis, createBreakerGate, createStepProcessor, loadScripts,
   registerProcess, type ChannelGate, type ProviderEndpoint,
 } from '@notify/pipeline';
 import type { WorkerConfig } from './config';
@@ -43,6 +43,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
   workers.start();
   await workers.waitUntilReady();
+  const sweeper = new IntakeSweeper({ redis, queues, logger: logger.child({ component: 'intake-sweeper' }), config: config.intakeSweep });
+  sweeper.start();
 
   let draining = false;
   const server: Server = createServer((req, res) => {
@@ -87,6 +89,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       closing ??= (async () => {
         draining = true;
         await registration.stop().catch(() => undefined);
+        await sweeper.stop();
         await workers.close();
         await queues.close();
         await provider.close();

@@ -15,8 +15,8 @@ export const ERROR_CATALOG = {
   RECIPIENT_NOT_FOUND: { httpStatus: 422, retryable: false, summary: 'The request names a stored recipient (`recipient.id` only) that does not exist.' },
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
-  DEPENDENCY_UNAVAILABLE: { httpStatus: 503, retryable: true, summary: 'Redis did not answer; nothing was accepted, retry with the same event id.' },
-  INTERNAL: { httpStatus: 500, retryable: true, summary: 'An unexpected fault; nothing half-accepted is left behind, retry with the same event id.' },
+  DEPENDENCY_UNAVAILABLE: { httpStatus: 503, retryable: true, summary: 'Redis did not answer. Retry with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.' },
+  INTERNAL: { httpStatus: 500, retryable: true, summary: 'An unexpected fault; retry with the same event id (idempotent).' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

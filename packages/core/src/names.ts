@@ -59,3 +59,13 @@ export function processKey(processId: string): string {
 export function processIndexKey(): string {
   return `${KEY_PREFIX}:procs`;
 }
+
+/**
+ * Notifications accepted but not yet started (score: acceptance time, ms). Written by the intake
+ * script, cleared when step 1 begins; the intake sweeper re-adds the first job of any entry
+ * older than a minute, so a record whose job was never added (the api died in between) is
+ * still delivered.
+ */
+export function pendingIntakeKey(): string {
+  return `${KEY_PREFIX}:pending-intake`;
+}

@@ -21,3 +21,4 @@ export * from './breaker/breaker-gate';
 export * from './breaker/breaker-snapshot';
 export * from './process-registry';
 export * from './service-lifecycle';
+export * from './intake-sweeper';

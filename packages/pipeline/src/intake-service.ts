@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
-  NotifyError, isNotifyError, nextCascadeStep, notificationId, notificationKey, notificationRequestSchema, parseOrThrow,
+  NotifyError, isNotifyError, nextCascadeStep, notificationId, notificationKey, notificationRequestSchema, parseOrThrow, pendingIntakeKey,
   payloadFingerprint, planCascade, recipientHash, type Channel, type NotificationRequest, type NotificationStatus, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
@@ -147,7 +147,7 @@ export class IntakeService {
   }
 
   private async reserve(p: Prepared): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
-    const [code, status, channel] = await this.deps.scripts.intake(notificationKey(p.id), ...p.argv);
+    const [code, status, channel] = await this.deps.scripts.intake([notificationKey(p.id), pendingIntakeKey()], ...p.argv);
     const job = (c: Channel): StepJobData => ({ id: p.id, rh: p.rh, priority: p.request.priority, step: 1, channel: c });
     if (code === 0) return { outcome: { kind: 'accepted', id: p.id, status: 'accepted' }, enqueue: job(p.firstChannel) };
     if (code === 1) {
@@ -169,7 +169,7 @@ export class IntakeService {
     }
     this.deps.metrics.intakeRequests.inc({ ...labels, result: 'error' });
     if (!isRedisUnavailable(error)) return new NotifyError('INTERNAL', 'unexpected intake failure', { cause: error });
-    return new NotifyError('DEPENDENCY_UNAVAILABLE', 'the queue store (Redis) did not answer; nothing was accepted, retry with the same event id', { cause: error });
+    return new NotifyError('DEPENDENCY_UNAVAILABLE', 'the queue store (Redis) did not answer; retry with the same event id (idempotent: it is accepted at most once)', { cause: error });
   }
 }
 

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
  * header listing KEYS, ARGV and return codes). Loaded once per connection with EVALSHA
  * under the hood (ioredis defineCommand).
  */
-const SCRIPTS = ['intake-1', 'begin-attempt-2', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;
+const SCRIPTS = ['intake-2', 'begin-attempt-3', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;
 type ScriptName = (typeof SCRIPTS)[number];
 
 type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
@@ -27,8 +27,8 @@ function commandName(name: ScriptName): string {
 }
 
 export interface Scripts {
-  intake(key: string, ...argv: (string | number)[]): Promise<[number, string, string?]>;
-  beginAttempt(keys: [string, string], ...argv: (string | number)[]): Promise<(number | string)[]>;
+  intake(keys: [string, string], ...argv: (string | number)[]): Promise<[number, string, string?]>;
+  beginAttempt(keys: [string, string, string], ...argv: (string | number)[]): Promise<(number | string)[]>;
   finishAttempt(keys: [string, string], ...argv: (string | number)[]): Promise<[number, string?, string?]>;
   scheduleStep(key: string, ...argv: (string | number)[]): Promise<number>;
   finishNotification(key: string, ...argv: (string | number)[]): Promise<number>;
@@ -41,8 +41,8 @@ export function loadScripts(redis: Redis): Scripts {
   }
   const command = (name: ScriptName) => (redis as unknown as Record<string, ScriptCommand>)[commandName(name)]!.bind(redis);
   return {
-    intake: (key, ...argv) => command('intake-1')(key, ...argv) as Promise<[number, string, string?]>,
-    beginAttempt: (keys, ...argv) => command('begin-attempt-2')(...keys, ...argv) as Promise<(number | string)[]>,
+    intake: (keys, ...argv) => command('intake-2')(...keys, ...argv) as Promise<[number, string, string?]>,
+    beginAttempt: (keys, ...argv) => command('begin-attempt-3')(...keys, ...argv) as Promise<(number | string)[]>,
     finishAttempt: (keys, ...argv) => command('finish-attempt-2')(...keys, ...argv) as Promise<[number, string?, string?]>,
     scheduleStep: (key, ...argv) => command('schedule-step-1')(key, ...argv) as Promise<number>,
     finishNotification: (key, ...argv) => command('finish-notification-1')(key, ...argv) as Promise<number>,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
-  nextCascadeStep, notificationKey, providerIdempotencyKey, renderForChannel, suppressionKey,
+  nextCascadeStep, notificationKey, pendingIntakeKey, providerIdempotencyKey, renderForChannel, suppressionKey,
   type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type Priority, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
@@ -53,7 +53,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       return { action: 'skipped', reason: 'breaker-open', channel: data.channel };
     }
     const begin = await scripts.beginAttempt(
-      [key, suppressionKey(data.rh, data.channel)], data.step, data.channel, now(), config.budget,
+      [key, suppressionKey(data.rh, data.channel), pendingIntakeKey()], data.step, data.channel, now(), config.budget, data.id,
     ).catch(async (error: unknown) => {
       await ticket.release('not-called');
       throw error;

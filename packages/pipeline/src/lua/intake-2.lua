@@ -3,6 +3,7 @@
   record in one step, so two concurrent POSTs of the same event can never both create it.
 
   KEYS[1] notification record hash
+  KEYS[2] pending-intake sorted set (id -> acceptance time), cleared when step 1 begins
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -30,4 +31,5 @@ redis.call('HSET', KEYS[1],
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
   'calls', 0, 'skips', ARGV[14])
 redis.call('EXPIRE', KEYS[1], ARGV[13])
+redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
 return { 0, 'accepted' }

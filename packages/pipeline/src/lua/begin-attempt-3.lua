@@ -4,8 +4,10 @@
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, this channel)
+  KEYS[3] pending-intake sorted set: the notification leaves it once a step job runs
 
   ARGV[1] step (1-based)   ARGV[2] channel   ARGV[3] now (ms)   ARGV[4] budget (max calls)
+  ARGV[5] notification id
 
   Returns { code, detail... }
     0 proceed        { 0, content, addresses, priority, acceptedAt, kind, tenant }
@@ -17,6 +19,7 @@
     5 suppressed     { 5 }                    the recipient failed permanently on this channel before
     6 budget         { 6, calls }             no calls left (defensive: the scheduler should not get here)
 ]]
+redis.call('ZREM', KEYS[3], ARGV[5])
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
 local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'calls', 'chan')
 local status, step, calls = rec[1], tonumber(rec[2]), tonumber(rec[3])
