@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { recipientHash, recipientKey, type RecipientProfile } from '@notify/core';
+import { CHANNELS, recipientHash, recipientKey, suppressionKey, type RecipientProfile } from '@notify/core';
 
 /**
  * Stored recipient profiles (`PUT /v1/recipients/:id`), scoped by tenant. The key is a hash of
@@ -8,9 +8,19 @@ import { recipientHash, recipientKey, type RecipientProfile } from '@notify/core
 export class RecipientStore {
   constructor(private readonly redis: Redis) {}
 
+  /**
+   * Stores the profile and lifts the recipient's channel suppressions in the same transaction:
+   * new addresses deserve a new try (a suppression is a fact about the old address).
+   */
   async put(tenant: string, recipientId: string, profile: RecipientProfile): Promise<boolean> {
-    const created = await this.redis.set(recipientKey(recipientHash(tenant, recipientId)), JSON.stringify(profile), 'GET');
-    return created === null;
+    const hash = recipientHash(tenant, recipientId);
+    const results = await this.redis.multi()
+      .set(recipientKey(hash), JSON.stringify(profile), 'GET')
+      .del(...CHANNELS.map((channel) => suppressionKey(hash, channel)))
+      .exec();
+    const [error, previous] = results?.[0] ?? [];
+    if (error) throw error;
+    return previous === null;
   }
 
   async get(tenant: string, recipientId: string): Promise<RecipientProfile | undefined> {
