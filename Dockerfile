@@ -1,6 +1,6 @@
 # One image for every app; the compose service (or `docker run ... <command>`) picks the app:
 #   docker build -t notify .
-#   docker run notify node_modules/.bin/tsx apps/worker/src/main.ts
+#   docker run notify node --import tsx apps/worker/src/main.ts
 FROM node:20-slim
 
 WORKDIR /app
@@ -16,7 +16,6 @@ RUN npm ci --omit=dev && npm cache clean --force
 USER node
 
 # The apps read their configuration from the environment (see each apps/*/src/config.ts).
-# tsx is started directly, not through `npx`: npx does not pass SIGTERM on, so the app would
-# never drain (in-flight jobs cut, stalled on the next worker). tsx relays SIGTERM/SIGINT to
-# the app and returns its exit code.
-CMD ["node_modules/.bin/tsx", "apps/api/src/main.ts"]
+# `node --import tsx` runs the app in this very process (no npx, no tsx CLI wrapper with a child
+# process): SIGTERM reaches the app, so it drains, and a SIGKILL kills the app itself.
+CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]

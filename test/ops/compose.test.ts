@@ -90,8 +90,9 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     for (const name of ['api', 'worker', 'simulators']) {
       const service = services[name]!;
       expect(service.build).toBeDefined();
-      expect(service.command?.[0]).toBe('node_modules/.bin/tsx');
-      expect(service.command?.[1]).toBe(`apps/${name}/src/main.ts`);
+      // The app is the process itself: not behind npx (drops SIGTERM) nor the tsx CLI (a child process).
+      expect(service.command?.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
+      expect(service.command?.[3]).toBe(`apps/${name}/src/main.ts`);
       expect(service.init).toBe(true);
       const grace = Number(service.environment?.SHUTDOWN_GRACE_MS ?? 15_000) / 1000;
       expect(seconds(service.stop_grace_period)).toBeGreaterThan(grace);
@@ -107,11 +108,11 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
   });
 
-  it('has a Dockerfile on node:20-slim that installs with npm ci and starts tsx directly', () => {
+  it('has a Dockerfile on node:20-slim that installs with npm ci and runs the app with node --import tsx', () => {
     const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
     expect(dockerfile).toMatch(/^RUN npm ci\b/m);
-    expect(dockerfile).toMatch(/^CMD \["node_modules\/\.bin\/tsx", "apps\/api\/src\/main\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "apps\/api\/src\/main\.ts"\]$/m);
     expect(readFileSync(resolve(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
   });
 });
