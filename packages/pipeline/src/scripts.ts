@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { defineLuaCommands } from './lua-commands';
 
 /**
  * The Lua scripts, one state change each (BullMQ's convention: `name-<numberOfKeys>.lua`, a
@@ -8,23 +8,6 @@ import type { Redis } from 'ioredis';
  * under the hood (ioredis defineCommand).
  */
 const SCRIPTS = ['intake-2', 'begin-attempt-3', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;
-type ScriptName = (typeof SCRIPTS)[number];
-
-type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
-
-const sources = new Map<ScriptName, string>();
-function source(name: ScriptName): string {
-  let text = sources.get(name);
-  if (text === undefined) {
-    text = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
-    sources.set(name, text);
-  }
-  return text;
-}
-
-function commandName(name: ScriptName): string {
-  return `notify_${name.replace(/-\d+$/, '').replace(/-/g, '_')}`;
-}
 
 export interface Scripts {
   intake(keys: [string, string], ...argv: (string | number)[]): Promise<[number, string, string?]>;
@@ -35,11 +18,7 @@ export interface Scripts {
 }
 
 export function loadScripts(redis: Redis): Scripts {
-  for (const name of SCRIPTS) {
-    const numberOfKeys = Number(name.split('-').at(-1));
-    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys, lua: source(name) });
-  }
-  const command = (name: ScriptName) => (redis as unknown as Record<string, ScriptCommand>)[commandName(name)]!.bind(redis);
+  const command = defineLuaCommands(redis, join(__dirname, 'lua'), 'notify', SCRIPTS);
   return {
     intake: (keys, ...argv) => command('intake-2')(...keys, ...argv) as Promise<[number, string, string?]>,
     beginAttempt: (keys, ...argv) => command('begin-attempt-3')(...keys, ...argv) as Promise<(number | string)[]>,

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   nextCascadeStep, notificationKey, pendingIntakeKey, providerIdempotencyKey, renderForChannel, suppressionKey,
-  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type Priority, type SkipReason,
+  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { CascadeConfig } from './cascade-config';
@@ -203,4 +203,3 @@ function parseSkips(raw: string | undefined): Skip[] {
 }
 
 export type StepProcessor = ReturnType<typeof createStepProcessor>;
-export type { Priority };

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { CHANNELS, breakerKey, breakerProbesKey, type Channel } from '@notify/core';
+import { defineLuaCommands } from '../lua-commands';
 import type { BreakerConfig } from './breaker-config';
 import { isBreakerState, type BreakerState } from './breaker-state';
 
@@ -11,8 +11,6 @@ import { isBreakerState, type BreakerState } from './breaker-state';
  * to EVAL after a SCRIPT FLUSH or a failover).
  */
 const SCRIPTS = ['acquire-2', 'record-2', 'read-states-3'] as const;
-type ScriptName = (typeof SCRIPTS)[number];
-type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
 
 /** acquire-2's verdicts. */
 export const ACQUIRE_VERDICT = { refused: 0, allowed: 1, probe: 2 } as const;
@@ -31,20 +29,6 @@ export interface BreakerScripts {
   readStates(): Promise<StatesReply>;
 }
 
-const sources = new Map<ScriptName, string>();
-function source(name: ScriptName): string {
-  let text = sources.get(name);
-  if (text === undefined) {
-    text = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
-    sources.set(name, text);
-  }
-  return text;
-}
-
-function commandName(name: ScriptName): string {
-  return `notify_breaker_${name.replace(/-\d+$/, '').replace(/-/g, '_')}`;
-}
-
 function state(raw: unknown): BreakerState {
   const text = String(raw);
   if (!isBreakerState(text)) throw new Error(`breaker script answered an unknown state '${text}'`);
@@ -55,11 +39,7 @@ const from = (raw: unknown): BreakerState | undefined => (raw === '' || raw === 
 
 export function loadBreakerScripts(redis: Redis, config: BreakerConfig): BreakerScripts {
   if (CHANNELS.length !== 3) throw new Error('read-states-3.lua reads exactly three channels');
-  for (const name of SCRIPTS) {
-    const numberOfKeys = Number(name.split('-').at(-1));
-    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys, lua: source(name) });
-  }
-  const command = (name: ScriptName) => (redis as unknown as Record<string, ScriptCommand>)[commandName(name)]!.bind(redis);
+  const command = defineLuaCommands(redis, join(__dirname, 'lua'), 'notify_breaker', SCRIPTS);
   const acquire = command('acquire-2');
   const record = command('record-2');
   const readStates = command('read-states-3');
