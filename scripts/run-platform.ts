@@ -63,6 +63,7 @@ async function ensureRedis(): Promise<ChildProcess | undefined> {
 }
 
 const children = new Set<ChildProcess>();
+let redisChild: ChildProcess | undefined;
 let stopping = false;
 
 function run(app: string, extraEnv: Record<string, string>, restart: boolean): void {
@@ -79,20 +80,27 @@ function run(app: string, extraEnv: Record<string, string>, restart: boolean): v
   });
 }
 
+async function stopAll(set: Set<ChildProcess>, graceMs: number): Promise<void> {
+  for (const child of set) child.kill('SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while ([...set].some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const child of set) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Apps first (they drain through Redis), then the Redis this script started, if any. */
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   log('stopping');
-  for (const child of children) child.kill('SIGTERM');
-  const deadline = Date.now() + 20_000;
-  while (children.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  for (const child of children) child.kill('SIGKILL');
+  await stopAll(children, 20_000);
+  if (redisChild) await stopAll(new Set([redisChild]), 5_000);
   process.exit(code);
 }
 
 async function main(): Promise<void> {
-  const redis = await ensureRedis();
-  if (redis) children.add(redis);
+  redisChild = await ensureRedis();
   const shared = { REDIS_URL: env.REDIS_URL, API_KEYS: env.API_KEYS };
   run('simulators', shared, true);
   run('api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT }, false);
