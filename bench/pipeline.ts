@@ -4,11 +4,18 @@
  * rates. Prints intake rate, delivery rate, urgent/reminder latency, calls per notification
  * and duplicates per rate. A measurement, not a model: it states the machine and time scale.
  */
-import { cpus } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadScenarioEnv } from '../apps/chaos/src/config';
+import { DEFAULT_ENTRIES, SCENARIO_API_KEY, startPlatform } from '../apps/chaos/src/scenario/platform-launcher';
+import { ProcessGroup } from '../apps/chaos/src/scenario/process-group';
 import { runLoad } from '../apps/loadgen/src/run-load';
 import { formatReport, type RunReport } from '../apps/loadgen/src/run-report';
-import { BENCH_API_KEY, startProcessPlatform } from './platform-processes';
+
+const ROOT = join(__dirname, '..');
+const BENCH_API_KEY = SCENARIO_API_KEY;
 
 const { values } = parseArgs({
   options: {
@@ -31,11 +38,38 @@ async function main(): Promise<void> {
   if (!(seconds > 0 && seconds <= 120)) throw new Error('--seconds must be in (0, 120]');
   const mode = values.mode === 'single' ? 'single' : 'batch';
   const delay = values['transient-delay-ms'] as string;
-  const platform = await startProcessPlatform({
-    workers: Number(values.workers),
-    env: { CASCADE_TRANSIENT_DELAY_MS: delay, CASCADE_RECONCILE_DELAY_MS: delay, CASCADE_UNAVAILABLE_RETRY_MS: delay },
+  // The chaos scenario's launcher: every process on 127.0.0.1, free ports, a private redis-server.
+  const dir = mkdtempSync(join(tmpdir(), 'notify-bench-'));
+  const group = new ProcessGroup(dir);
+  const abort = new AbortController();
+  // Ctrl-C: stop every process this bench started, then exit.
+  const interrupt = () => {
+    abort.abort();
+    void group.stop().finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const started = await startPlatform({
+    root: ROOT, group, env: loadScenarioEnv(process.env), dataDir: dir, workers: Number(values.workers),
+    appEnv: { CASCADE_TRANSIENT_DELAY_MS: delay, CASCADE_RECONCILE_DELAY_MS: delay, CASCADE_UNAVAILABLE_RETRY_MS: delay },
     simEnv: { SIM_LATENCY_MS: values['provider-latency-ms'] as string },
+    entries: DEFAULT_ENTRIES, signal: abort.signal,
+  }).catch(async (error: unknown) => {
+    await group.stop();
+    throw error;
   });
+  const platform = {
+    apiUrl: started.apiUrl,
+    simControlUrl: started.controlUrl,
+    workerMetricsUrls: started.workerUrls.map((url) => `${url}/metrics`),
+    stop: async () => {
+      await started.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
   const results: { rate: number; report: RunReport }[] = [];
   try {
     // Warm-up (not reported): module compilation, JIT, Redis script loading, connection pools.

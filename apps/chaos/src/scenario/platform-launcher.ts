@@ -28,6 +28,8 @@ export interface PlatformOptions {
   workers: number;
   /** Env for the api and the workers: scaled cascade delays, BREAKER_* ... */
   appEnv: Record<string, string>;
+  /** Extra env for the simulators (provider latency, error rates). */
+  simEnv?: Record<string, string>;
   entries: PlatformEntries;
   signal: AbortSignal;
   startTimeoutMs?: number;
@@ -71,7 +73,7 @@ export async function startPlatform(o: PlatformOptions): Promise<ScenarioPlatfor
   const [control, push, sms, email, stores, api] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const sims = node('simulators', o.entries.simulators, {
     SIM_HOST: '127.0.0.1', SIM_CONTROL_PORT: String(control), SIM_PUSH_PORT: String(push), SIM_SMS_PORT: String(sms),
-    SIM_EMAIL_PORT: String(email), TRACKING_STORES_PORT: String(stores), LOG_LEVEL: 'warn',
+    SIM_EMAIL_PORT: String(email), TRACKING_STORES_PORT: String(stores), LOG_LEVEL: 'warn', ...o.simEnv,
   });
   const controlUrl = `http://127.0.0.1:${control}`;
   const common = {
