@@ -65,10 +65,6 @@ export class ChannelWorkers {
     await Promise.all(this.workers.map((w) => w.close()));
   }
 
-  queueNames(): string[] {
-    return this.workers.map((w) => w.name);
-  }
-
   /**
    * BullMQ gave up on a job (it threw on every retry, e.g. Redis kept failing): end the
    * notification as failed at that step, so nothing stays "in progress" forever. The record

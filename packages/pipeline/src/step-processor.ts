@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
-  nextCascadeStep, notificationKey, pendingIntakeKey, providerIdempotencyKey, renderForChannel, suppressionKey,
-  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type SkipReason,
+  isTerminal, nextCascadeStep, notificationKey, pendingIntakeKey, providerIdempotencyKey, renderForChannel, suppressionKey,
+  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type NotificationStatus, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { CascadeConfig } from './cascade-config';
@@ -117,7 +117,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   /** A re-run found the step already handled: compute the next move from the record alone. */
   async function resume(data: StepJobData): Promise<void> {
     const fields = (await redis.hgetall(notificationKey(data.id))) as RecordFields;
-    if (!fields.status || fields.status === 'delivered' || fields.status === 'failed') return;
+    if (!fields.status || isTerminal(fields.status as NotificationStatus)) return;
     const step = Number(fields.step);
     const current: StepJobData = { ...data, step, channel: fields.chan as Channel };
     const attempt = recordAttempts(fields).find((a) => a.step === step);
