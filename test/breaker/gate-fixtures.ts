@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { createBreakerGate, createRedis, waitUntilReady, type BreakerConfig, type BreakerGate } from '@notify/pipeline';
+import { createBreakerGate, type BreakerConfig, type BreakerGate } from '@notify/pipeline';
+import { createRedis, waitUntilReady } from '@notify/runtime';
 
 /** Time scaled down so the tests run in seconds (the defaults are 10 s / 5 s / 10 s). */
 export const FAST_BREAKER: BreakerConfig = {

@@ -1,7 +1,8 @@
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Redis } from 'ioredis';
-import { createBreakerGate, createRedis, waitUntilReady, type BreakerConfig, type BreakerGate } from '@notify/pipeline';
+import { createBreakerGate, type BreakerConfig, type BreakerGate } from '@notify/pipeline';
+import { createRedis, waitUntilReady } from '@notify/runtime';
 import { startApi, type RunningApi } from '../../apps/api/src/api-runtime';
 import { loadConfig as loadApiConfig } from '../../apps/api/src/config';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';

@@ -1,5 +1,6 @@
 import type { Channel } from '@notify/core';
-import { createRedis, type BreakerConfig } from '@notify/pipeline';
+import { type BreakerConfig } from '@notify/pipeline';
+import { createRedis } from '@notify/runtime';
 import type { Redis } from 'ioredis';
 import { createControlClient, type ControlClient } from '../../apps/chaos/src/control-client';
 import { runOpenLoopLoad } from '../../apps/chaos/src/scenario/load-generator';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { NotifyError } from '@notify/core';
-import { createLogger } from '@notify/pipeline';
+import { createLogger } from '@notify/runtime';
 import { startTestRedis } from '../harness/redis-server';
 
 const PHONE = '+905551112233';

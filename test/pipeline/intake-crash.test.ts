@@ -1,8 +1,7 @@
 import { Registry } from 'prom-client';
 import { createPipelineMetrics } from '@notify/metrics';
-import {
-  ChannelQueues, IntakeService, IntakeSweeper, OPEN_GATE, RecipientStore, createRedis, loadScripts, waitUntilReady, type StepJobData,
-} from '@notify/pipeline';
+import { ChannelQueues, IntakeService, IntakeSweeper, OPEN_GATE, RecipientStore, loadScripts, type StepJobData } from '@notify/pipeline';
+import { createRedis, waitUntilReady } from '@notify/runtime';
 import { notificationKey, pendingIntakeKey, type Priority } from '@notify/core';
 import pino from 'pino';
 import type { Redis } from 'ioredis';

@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
-import {
-  ChannelQueues, IntakeService, RecipientStore, connectRedis, createBreakerGate, loadScripts,
-  type ChannelGate,
-} from '@notify/pipeline';
+import { ChannelQueues, IntakeService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
+import { connectRedis } from '@notify/runtime';
 import { createBullBoardRouter } from './admin/bull-board';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { breakerEnvShape, parseEnv, sharedEnvShape, toBreakerConfig } from '@notify/pipeline';
+import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
+import { parseEnv, sharedEnvShape } from '@notify/runtime';
 import { loadTrackingConfig } from './tracking';
 
 /** `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. */

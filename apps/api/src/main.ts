@@ -1,4 +1,4 @@
-import { createLogger, runService } from '@notify/pipeline';
+import { createLogger, runService } from '@notify/runtime';
 import { startApi } from './api-runtime';
 import { loadConfig } from './config';
 

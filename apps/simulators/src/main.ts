@@ -1,4 +1,4 @@
-import { createLogger, runService } from '@notify/pipeline';
+import { createLogger, runService } from '@notify/runtime';
 import { loadConfig } from './config';
 import { startSimulators } from './simulators';
 

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES, type Channel } from '@notify/core';
-import {
-  DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, parseEnv, sharedEnvShape, toBreakerConfig,
-  type BulkheadConfig, type CascadeConfig, type WorkerLockConfig,
-} from '@notify/pipeline';
+import { DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
+import { parseEnv, sharedEnvShape } from '@notify/runtime';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
 const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, 'must be an origin like http://127.0.0.1:4101').default(`http://127.0.0.1:${port}`);

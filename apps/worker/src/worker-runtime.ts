@@ -2,10 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
-import {
-  ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, connectRedis, createBreakerGate, createStepProcessor, loadScripts,
-  registerProcess, type ChannelGate, type ProviderEndpoint,
-} from '@notify/pipeline';
+import { ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, createBreakerGate, createStepProcessor, loadScripts, type ChannelGate, type ProviderEndpoint } from '@notify/pipeline';
+import { connectRedis, registerProcess } from '@notify/runtime';
 import type { WorkerConfig } from './config';
 
 export interface RunningWorker {

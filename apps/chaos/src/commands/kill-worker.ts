@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import type { Channel } from '@notify/core';
-import { listProcesses, removeProcess, type ProcessInfo } from '@notify/pipeline';
+import { listProcesses, removeProcess, type ProcessInfo } from '@notify/runtime';
 import { ChaosError, EXIT } from '../errors';
 import type { ChaosIo } from '../io';
 import { connectRedis, redactUrl } from './redis-connect';

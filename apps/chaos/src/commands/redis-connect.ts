@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createRedis } from '@notify/pipeline';
+import { createRedis } from '@notify/runtime';
 import { ChaosError } from '../errors';
 
 /** The URL without its password, for messages. */

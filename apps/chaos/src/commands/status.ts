@@ -1,5 +1,6 @@
 import type { Channel } from '@notify/core';
-import { listProcesses, readBreakerSnapshots, type BreakerSnapshot, type ProcessInfo } from '@notify/pipeline';
+import { readBreakerSnapshots, type BreakerSnapshot } from '@notify/pipeline';
+import { listProcesses, type ProcessInfo } from '@notify/runtime';
 import type { ChannelStatus, ControlClient } from '../control-client';
 import { EXIT } from '../errors';
 import type { ChaosIo } from '../io';

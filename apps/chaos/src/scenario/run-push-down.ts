@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { breakerKey, type Channel } from '@notify/core';
-import { createRedis } from '@notify/pipeline';
+import { createRedis } from '@notify/runtime';
 import type { ScenarioEnv } from '../config';
 import { createControlClient } from '../control-client';
 import { breakerTimes, watchBreaker } from './breaker-timeline';
