@@ -1,0 +1,4 @@
+-- The statuses after which nothing changes a record (core's NOTIFICATION_STATUSES / isTerminal).
+local function isTerminal(status)
+  return status == 'delivered' or status == 'failed' or status == 'unconfirmed'
+end
