@@ -1,4 +1,6 @@
 export * from './config-fragments';
+export * from './dev-defaults';
+export * from './http-server-limits';
 export * from './logger';
 export * from './redis-connection';
 export * from './service-lifecycle';
