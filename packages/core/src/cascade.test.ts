@@ -1,4 +1,4 @@
-import { nextCascadeStep, planCascade, type CascadeAttempt } from './cascade';
+import { nextCascadeStep, planCascade, spentCalls, type CascadeAttempt } from './cascade';
 import type { Channel } from './channels';
 
 const never = () => undefined;
@@ -51,15 +51,30 @@ describe('nextCascadeStep', () => {
     const exhausted: CascadeAttempt[] = [
       { channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'unknown' },
     ];
-    expect(step(exhausted)).toEqual({ kind: 'give-up', reason: 'unknown-outcome-budget-exhausted' });
+    expect(step(exhausted)).toEqual({ kind: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' });
   });
 
   it('keeps reconciling while a reconciliation only answers transient (the original may still arrive)', () => {
     const history: CascadeAttempt[] = [{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'transient' }];
     expect(step(history)).toEqual({ kind: 'reconcile', channel: 'push' });
-    expect(step([...history, { channel: 'push', outcome: 'transient' }])).toEqual({ kind: 'give-up', reason: 'unknown-outcome-budget-exhausted' });
+    expect(step([...history, { channel: 'push', outcome: 'transient' }])).toEqual({ kind: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' });
     expect(step([{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'permanent' }]))
       .toMatchObject({ kind: 'send', channel: 'sms' });
+  });
+
+  it('does not count a reconciliation that never left: it reconciles again, the budget intact', () => {
+    const refused: CascadeAttempt = { channel: 'push', outcome: 'transient', spent: false };
+    const history: CascadeAttempt[] = [{ channel: 'push', outcome: 'unknown' }, refused, refused, refused];
+    expect(step(history)).toEqual({ kind: 'reconcile', channel: 'push' });
+    expect(spentCalls(history)).toBe(1);
+  });
+
+  it('moves past a channel that cannot render the message, spending nothing and never returning to it', () => {
+    const unrenderable: CascadeAttempt = { channel: 'push', outcome: 'processing-error', spent: false };
+    expect(step([unrenderable])).toMatchObject({ kind: 'send', channel: 'sms' });
+    expect(step([unrenderable, { channel: 'sms', outcome: 'transient' }, { channel: 'email', outcome: 'transient' }]))
+      .toMatchObject({ kind: 'send', channel: 'sms' });
+    expect(step([unrenderable], ['push'])).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });
 
   it('stops after a delivery', () => {

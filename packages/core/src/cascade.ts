@@ -1,6 +1,6 @@
 import { CHANNELS, type Channel } from './channels';
 import type { Addresses } from './schemas';
-import type { AttemptOutcome, SkipReason } from './status';
+import type { RecordedOutcome, SkipReason } from './status';
 
 /**
  * The cascade plan: the recipient's preference order (channels it did not list follow in the
@@ -14,25 +14,30 @@ export function planCascade(preferences: readonly Channel[] | undefined, address
 export interface CascadeAttempt {
   channel: Channel;
   /** Undefined when the call never reported (the worker died mid-call): treated as unknown. */
-  outcome: AttemptOutcome | undefined;
+  outcome: RecordedOutcome | undefined;
+  /** False when the step spent no budget (request never left, or a processing error). */
+  spent?: boolean;
 }
 
 export type NextStep =
   | { kind: 'send'; channel: Channel; skipped: { channel: Channel; reason: SkipReason }[] }
   | { kind: 'reconcile'; channel: Channel }
   | { kind: 'done'; reason: 'delivered' }
-  | { kind: 'give-up'; reason: 'budget-exhausted' | 'all-channels-permanent' | 'unknown-outcome-budget-exhausted' }
+  | { kind: 'give-up'; reason: 'budget-exhausted' | 'all-channels-permanent' }
+  | { kind: 'unconfirmed'; reason: 'unknown-outcome-budget-exhausted' }
   | { kind: 'wait'; reason: 'all-channels-unavailable'; skipped: { channel: Channel; reason: SkipReason }[] };
 
 /**
  * Decides the next external call of a notification. Pure: the caller supplies the history and
  * which channels are unavailable right now (open breaker, suppression), so the pipeline, the
  * models and the tests share one rule:
- * - at most `budget` calls in all; a skipped channel spends nothing;
+ * - at most `budget` calls in all; a skipped channel, a call that provably never left (refused
+ *   at connect) and a message that could not be rendered spend nothing;
  * - an unknown outcome is reconciled on the same channel before anything else, because
- *   cascading after it could deliver the same event twice;
+ *   cascading after it could deliver the same event twice; when the budget is spent first it
+ *   ends `unconfirmed` (the provider may have delivered: never `failed`);
  * - otherwise the next channel after the last one tried, cyclically through the plan, leaving
- *   out channels that failed permanently (a retry never fixes those).
+ *   out channels that failed permanently or could not render the message (a retry never fixes those).
  */
 export function nextCascadeStep(
   plan: readonly Channel[],
@@ -43,12 +48,12 @@ export function nextCascadeStep(
   const last = attempts.at(-1);
   if (last?.outcome === 'delivered') return { kind: 'done', reason: 'delivered' };
   const uncertain = unresolvedChannel(attempts);
-  if (attempts.length >= budget) {
-    return { kind: 'give-up', reason: uncertain ? 'unknown-outcome-budget-exhausted' : 'budget-exhausted' };
+  if (spentCalls(attempts) >= budget) {
+    return uncertain ? { kind: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' } : { kind: 'give-up', reason: 'budget-exhausted' };
   }
   if (uncertain) return { kind: 'reconcile', channel: uncertain };
 
-  const permanent = new Set(attempts.filter((a) => a.outcome === 'permanent').map((a) => a.channel));
+  const permanent = new Set(attempts.filter((a) => a.outcome === 'permanent' || a.outcome === 'processing-error').map((a) => a.channel));
   const start = last === undefined ? 0 : plan.indexOf(last.channel) + 1;
   const skipped: { channel: Channel; reason: SkipReason }[] = [];
   let candidates = 0;
@@ -63,6 +68,11 @@ export function nextCascadeStep(
   if (candidates === 0) return { kind: 'give-up', reason: 'all-channels-permanent' };
   if (skipped.every((s) => s.reason === 'suppressed')) return { kind: 'give-up', reason: 'all-channels-permanent' };
   return { kind: 'wait', reason: 'all-channels-unavailable', skipped };
+}
+
+/** External calls that count against the budget. */
+export function spentCalls(attempts: readonly CascadeAttempt[]): number {
+  return attempts.filter((a) => a.spent !== false).length;
 }
 
 /**

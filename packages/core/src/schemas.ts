@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES } from './channels';
-import { ID_PATTERN, LIMITS, PHONE_PATTERN } from './limits';
+import { buildEmail, emailBytes } from './formatting/email';
+import { minimalPushBytes } from './formatting/push';
+import { smsSegments } from './formatting/sms';
+import { EMAIL_MESSAGE_LIMIT_BYTES, ID_PATTERN, LIMITS, PHONE_PATTERN, PUSH_PAYLOAD_LIMIT_BYTES, SMS_SEGMENT_CAP } from './limits';
 
 const identifier = (max: number) =>
   z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`)
@@ -42,6 +45,28 @@ export const contentSchema = z.strictObject({
     sms: z.strictObject({ body: text(LIMITS.bodyLength) }).optional(),
     email: z.strictObject({ subject: text(LIMITS.titleLength).optional(), body: text(LIMITS.bodyLength * 5).optional() }).optional(),
   }).optional(),
+}).superRefine((content, ctx) => {
+  // The formatters' size rules, checked before a 202: what passes here always renders.
+  const push = content.overrides?.push;
+  const pushBytes = minimalPushBytes({ title: push?.title ?? content.title, ...(push?.data ? { data: push.data } : {}) });
+  if (pushBytes > PUSH_PAYLOAD_LIMIT_BYTES) {
+    ctx.addIssue({
+      code: 'custom', path: ['overrides', 'push', push?.data ? 'data' : 'title'],
+      message: `the push payload would be ${pushBytes} bytes even with the body cut; push allows ${PUSH_PAYLOAD_LIMIT_BYTES}`,
+    });
+  }
+  const sms = content.overrides?.sms?.body;
+  if (typeof sms === 'string' && smsSegments(sms) > SMS_SEGMENT_CAP) {
+    ctx.addIssue({ code: 'custom', path: ['overrides', 'sms', 'body'], message: `needs ${smsSegments(sms)} SMS parts; at most ${SMS_SEGMENT_CAP}` });
+  }
+  const email = content.overrides?.email;
+  const mailBytes = emailBytes(buildEmail(String(email?.subject ?? content.title ?? ''), String(email?.body ?? content.body ?? '')));
+  if (mailBytes > EMAIL_MESSAGE_LIMIT_BYTES) {
+    ctx.addIssue({
+      code: 'custom', path: email?.body ? ['overrides', 'email', 'body'] : ['body'],
+      message: `the e-mail would be ${mailBytes} bytes; at most ${EMAIL_MESSAGE_LIMIT_BYTES}`,
+    });
+  }
 });
 
 export const notificationRequestSchema = z.strictObject({

@@ -1,10 +1,18 @@
 import type { Channel, Priority } from './channels';
 
-export const NOTIFICATION_STATUSES = ['accepted', 'routing', 'sending', 'retry-scheduled', 'delivered', 'failed'] as const;
+/**
+ * `unconfirmed` is terminal: a call's outcome stayed unknown (the provider may have delivered)
+ * and could not be settled (the budget was spent, or its channel stayed unreachable until the
+ * maximum age). It is never reported as `failed` (architecture invariant 9).
+ */
+export const NOTIFICATION_STATUSES = ['accepted', 'routing', 'sending', 'retry-scheduled', 'delivered', 'failed', 'unconfirmed'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
-export function isTerminal(status: NotificationStatus): boolean {
-  return status === 'delivered' || status === 'failed';
+export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed'] as const;
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminal(status: NotificationStatus): status is TerminalStatus {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
 /**
@@ -18,6 +26,13 @@ export function isTerminal(status: NotificationStatus): boolean {
 export const ATTEMPT_OUTCOMES = ['delivered', 'transient', 'permanent', 'unknown'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
+/**
+ * What the history records for a step: a provider outcome, or `processing-error` when the
+ * message could not be rendered for the channel (decided before any call: nothing was sent,
+ * no budget spent, the cascade moves on; never confused with a worker that died mid-call).
+ */
+export type RecordedOutcome = AttemptOutcome | 'processing-error';
+
 /** One external call, as the status record keeps it. */
 export interface AttemptRecord {
   step: number;
@@ -28,7 +43,12 @@ export interface AttemptRecord {
   finishedAt?: number;
   durationMs?: number;
   /** Absent while the call is in flight (or if the worker died during it). */
-  outcome?: AttemptOutcome;
+  outcome?: RecordedOutcome;
+  /**
+   * False when the step spent none of the budget: the request provably never left (connection
+   * refused or connect error before it was written), or nothing was called (processing error).
+   */
+  spent?: boolean;
   errorClass?: string;
   message?: string;
 }

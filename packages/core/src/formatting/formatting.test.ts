@@ -1,4 +1,5 @@
-import { formatPush, PUSH_PAYLOAD_LIMIT_BYTES } from './push';
+import { PUSH_PAYLOAD_LIMIT_BYTES } from '../limits';
+import { formatPush } from './push';
 import { formatSms, smsSegments } from './sms';
 import { formatEmail } from './email';
 import { renderForChannel } from './render';

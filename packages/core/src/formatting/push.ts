@@ -1,5 +1,4 @@
-/** Push providers (APNs, FCM) refuse payloads over 4 KB. */
-export const PUSH_PAYLOAD_LIMIT_BYTES = 4_096;
+import { PUSH_PAYLOAD_LIMIT_BYTES } from '../limits';
 
 export interface PushPayload {
   title: string;
@@ -14,6 +13,11 @@ export interface PushMessage {
 }
 
 const byteLength = (payload: PushPayload) => Buffer.byteLength(JSON.stringify(payload), 'utf8');
+
+/** The smallest payload a push can be shortened to (an elided body): when it does not fit, nothing will. */
+export function minimalPushBytes(input: Omit<PushPayload, 'body'>): number {
+  return byteLength({ ...input, body: '…' });
+}
 
 /** Builds the push payload, shortening the body (by code points) until the JSON fits the limit. */
 export function formatPush(input: PushPayload, limitBytes = PUSH_PAYLOAD_LIMIT_BYTES): PushMessage {

@@ -1,3 +1,4 @@
+import { SMS_SEGMENT_CAP } from '../limits';
 import { gsm7Septets, isGsm7 } from './gsm7';
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
@@ -31,6 +32,9 @@ export function smsSegments(text: string, encoding: SmsEncoding = isGsm7(text) ?
  * point (never half a surrogate pair or half an extension character) and marking the cut.
  */
 export function formatSms(text: string, maxSegments = 3): SmsMessage {
+  if (!Number.isInteger(maxSegments) || maxSegments < 1 || maxSegments > SMS_SEGMENT_CAP) {
+    throw new RangeError(`SMS parts must be between 1 and ${SMS_SEGMENT_CAP}, not ${maxSegments}`);
+  }
   const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
   const capacity = maxSegments === 1 ? SINGLE[encoding] : PER_PART[encoding] * maxSegments;
   if (smsUnits(text, encoding) <= capacity) {
