@@ -6,6 +6,7 @@ import { NotifyError } from '@notify/core';
 import type { IntakeService, RecipientStore } from '@notify/pipeline';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { errorMiddleware } from './error-middleware';
+import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
 import { notificationsRouter } from './routes/notifications';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
+  app.use(docsRouter()); // GET /openapi.json and /docs, public like the health checks
   app.get('/metrics', async (_req, res) => {
     res.set('content-type', deps.registry.contentType).send(await deps.registry.metrics());
   });

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { batchRequestSchema, notificationRequestSchema, recipientProfileSchema } from '@notify/core';
+import {
+  acceptedResponseSchema,
+  batchResponseSchema,
+  errorResponseSchema,
+  healthSchema,
+  notificationViewSchema,
+  readySchema,
+  trackingErrorSchema,
+  trackingResponseSchema,
+} from './response-schemas';
+
+/** Every schema the document names, by its component name. */
+const NAMED_SCHEMAS = {
+  NotificationRequest: notificationRequestSchema,
+  BatchRequest: batchRequestSchema,
+  RecipientProfile: recipientProfileSchema,
+  Accepted: acceptedResponseSchema,
+  BatchResult: batchResponseSchema,
+  NotificationView: notificationViewSchema,
+  Recipient: recipientProfileSchema.extend({ id: z.string() }),
+  Error: errorResponseSchema,
+  TrackingResponse: trackingResponseSchema,
+  TrackingError: trackingErrorSchema,
+  Health: healthSchema,
+  Ready: readySchema,
+} as const;
+
+export type SchemaName = keyof typeof NAMED_SCHEMAS;
+
+/**
+ * Field notes the zod schemas cannot carry without core knowing about the document: the
+ * rules a client needs that are not in the JSON Schema keywords (idempotency, fallbacks).
+ */
+const FIELD_NOTES: Record<string, string> = {
+  'NotificationRequest.eventId': 'With recipient.id, the idempotency key: the same pair is accepted once (per tenant).',
+  'NotificationRequest.recipient': 'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
+  'NotificationRequest.content': 'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 4 KB, e-mail gets a one-line subject.',
+  'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
+  'RecipientProfile.addresses': 'At least one of push, sms, email.',
+  'RecipientProfile.preferences': 'Channel order, no repeats; channels not listed follow in the default order push, sms, email.',
+};
+
+type JsonObject = Record<string, unknown>;
+
+function addFieldNotes(schemas: Record<string, JsonObject>): void {
+  for (const [path, note] of Object.entries(FIELD_NOTES)) {
+    const [name, field] = path.split('.') as [string, string];
+    const properties = schemas[name]?.properties as Record<string, JsonObject> | undefined;
+    const property = properties?.[field];
+    if (!property) throw new Error(`openapi: field note for ${path}, which the schema does not have`);
+    property.description = note;
+  }
+}
+
+/**
+ * JSON Schema 2020-12 (OpenAPI 3.1's dialect) from the zod schemas, as request bodies are
+ * parsed (`io: 'input'`). Refinements with no JSON Schema form (e.g. "no repeated channel")
+ * are left out of the document, never guessed.
+ */
+export function componentSchemas(): Record<SchemaName, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const out: Record<string, JsonObject> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // Each component lives inside the document: no $schema or $id of its own.
+    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonObject;
+    out[id] = rest;
+  }
+  addFieldNotes(out);
+  return out as Record<SchemaName, JsonObject>;
+}

@@ -1,0 +1,105 @@
+import type { ErrorCode } from '@notify/core';
+import type { SchemaName } from './components';
+
+/**
+ * The api's routes, once. The document is built from this table, and a test walks the
+ * Express app and fails when a route is missing here (or listed here and not served).
+ */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI form: `{id}`, not `:id`. */
+  path: string;
+  tag: 'notifications' | 'recipients' | 'tracking' | 'operations';
+  summary: string;
+  description?: string;
+  auth: 'tenant' | 'admin' | 'none';
+  body?: SchemaName;
+  /** Success answers: status → schema (or a non-JSON content type). */
+  ok: Record<number, { description: string; schema?: SchemaName; contentType?: string; headers?: Record<string, string> }>;
+  /** Catalog errors this route can answer with (401 is added for authenticated routes). */
+  errors?: ErrorCode[];
+  /** Answers outside the catalog (the tracking query's budget errors). */
+  otherErrors?: Record<number, { description: string; schema: SchemaName }>;
+}
+
+const JSON_BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const INTAKE_ERRORS: ErrorCode[] = [...JSON_BODY_ERRORS, 'SHUTTING_DOWN', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'];
+const ID_PARAM_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'NOT_FOUND', 'INTERNAL'];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'post', path: '/v1/notifications', tag: 'notifications', auth: 'tenant', body: 'NotificationRequest',
+    summary: 'Accept one notification',
+    description: 'A 202 means the notification and its first job are durably in Redis. Unknown fields are refused.',
+    ok: {
+      202: { description: 'Accepted.', schema: 'Accepted', headers: { Location: '/v1/notifications/{id}' } },
+      200: { description: 'Duplicate: the same (event id, recipient id) with the same payload was accepted before.', schema: 'Accepted' },
+    },
+    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL'],
+  },
+  {
+    method: 'post', path: '/v1/notifications/batch', tag: 'notifications', auth: 'tenant', body: 'BatchRequest',
+    summary: 'Accept up to 1,000 notifications',
+    description: 'Each item is judged like a single POST; item errors name `notifications.<index>.<field>`.',
+    ok: { 200: { description: 'Per-item results in request order.', schema: 'BatchResult' } },
+    errors: INTAKE_ERRORS,
+  },
+  {
+    method: 'get', path: '/v1/notifications/{id}', tag: 'notifications', auth: 'tenant',
+    summary: 'Status, attempts and skips of one notification',
+    ok: { 200: { description: 'The status record (this tenant only).', schema: 'NotificationView' } },
+    errors: ID_PARAM_ERRORS,
+  },
+  {
+    method: 'put', path: '/v1/recipients/{id}', tag: 'recipients', auth: 'tenant', body: 'RecipientProfile',
+    summary: 'Store or replace a recipient profile',
+    description: 'Replacing a profile lifts its channel suppressions.',
+    ok: { 201: { description: 'Created.', schema: 'Recipient' }, 200: { description: 'Replaced.', schema: 'Recipient' } },
+    errors: [...JSON_BODY_ERRORS, 'INTERNAL'],
+  },
+  {
+    method: 'get', path: '/v1/recipients/{id}', tag: 'recipients', auth: 'tenant',
+    summary: 'Read a recipient profile', ok: { 200: { description: 'The profile.', schema: 'Recipient' } }, errors: ID_PARAM_ERRORS,
+  },
+  {
+    method: 'delete', path: '/v1/recipients/{id}', tag: 'recipients', auth: 'tenant',
+    summary: 'Delete a recipient profile', ok: { 204: { description: 'Deleted.' } }, errors: ID_PARAM_ERRORS,
+  },
+  {
+    method: 'get', path: '/v1/tracking/{shipmentId}', tag: 'tracking', auth: 'tenant',
+    summary: 'Tracking query under its 200 ms budget',
+    description: 'A smaller `x-request-timeout-ms` (or `grpc-timeout`) header lowers the budget. See packages/budget-chain/README.md.',
+    ok: { 200: { description: 'Delivery status, tariff, measurement and fee, with how the budget was spent.', schema: 'TrackingResponse' } },
+    otherErrors: {
+      400: { description: 'VALIDATION_FAILED (bad shipment id) or INVALID_DEADLINE_HEADER.', schema: 'TrackingError' },
+      502: { description: 'DEPENDENCY_FAILED: a store answered an error; `step` names it.', schema: 'TrackingError' },
+      503: { description: 'CANCELLED: the gateway is shutting down.', schema: 'TrackingError' },
+      504: { description: 'DEADLINE_EXCEEDED: `step` names the step that ran out of time.', schema: 'TrackingError' },
+    },
+  },
+  {
+    method: 'get', path: '/admin/queues', tag: 'operations', auth: 'admin',
+    summary: 'bull-board over the six lanes (read-only)',
+    description: 'An HTML application mounted here; its JSON API lives under /admin/queues/api (e.g. /admin/queues/api/queues).',
+    ok: { 200: { description: 'The board.', contentType: 'text/html' } },
+    errors: ['FORBIDDEN'],
+  },
+  {
+    method: 'get', path: '/healthz', tag: 'operations', auth: 'none',
+    summary: 'The process is alive', ok: { 200: { description: 'Alive.', schema: 'Health' } },
+  },
+  {
+    method: 'get', path: '/readyz', tag: 'operations', auth: 'none',
+    summary: 'Redis answers and the instance is not draining',
+    ok: { 200: { description: 'Ready.', schema: 'Ready' } },
+    otherErrors: { 503: { description: 'Draining, or Redis does not answer.', schema: 'Ready' } },
+  },
+  {
+    method: 'get', path: '/openapi.json', tag: 'operations', auth: 'none',
+    summary: 'This document', ok: { 200: { description: 'OpenAPI 3.1.', contentType: 'application/json' } },
+  },
+  {
+    method: 'get', path: '/docs', tag: 'operations', auth: 'none',
+    summary: 'This document in a browser (Swagger UI, served locally)', ok: { 200: { description: 'HTML.', contentType: 'text/html' } },
+  },
+];
