@@ -67,7 +67,11 @@ let redisChild: ChildProcess | undefined;
 let stopping = false;
 
 function run(app: string, extraEnv: Record<string, string>, restart: boolean): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps', app, 'src', 'main.ts')], {
+  // Production (`npm run start:prod`) runs the compiled apps with plain node; development, tsx.
+  const entry = process.env.NODE_ENV === 'production'
+    ? ['--enable-source-maps', join(ROOT, 'apps', app, 'dist', 'main.js')]
+    : ['--import', 'tsx', join(ROOT, 'apps', app, 'src', 'main.ts')];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: 'inherit',
   });
   children.add(child);

@@ -20,4 +20,9 @@ if [ ! -x node_modules/.bin/tsx ] || [ package-lock.json -nt node_modules/.packa
   npm ci --no-audit --no-fund
 fi
 
+if [ "${NODE_ENV:-}" = production ]; then
+  echo "start: NODE_ENV=production: building (npm run build), the apps run with plain node from dist/"
+  npm run build --silent
+fi
+
 exec node --import tsx scripts/run-platform.ts "$@"
