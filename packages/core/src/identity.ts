@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Channel } from './channels';
 
 /**
  * h = sha256(tenant, eventId, recipientId): the idempotency key. The channel is deliberately
@@ -18,6 +19,15 @@ export function recipientHash(tenant: string, recipientId: string): string {
 /** The provider-facing idempotency key: the same for every call of one notification. */
 export function providerIdempotencyKey(notificationIdValue: string): string {
   return `notify-${notificationIdValue}`;
+}
+
+/**
+ * What a terminal record keeps of an address: sha256 of the address as sent (lower-cased for
+ * e-mail, whose domain and usual practice are case-blind), so support can match a record to
+ * an address it is given without the record holding personal data.
+ */
+export function addressHash(channel: Channel, address: string): string {
+  return sha256Hex(channel === 'email' ? address.toLowerCase() : address);
 }
 
 /**

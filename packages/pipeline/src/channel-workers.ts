@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, notificationKey, type Channel } from '@notify/core';
+import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, type Channel } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { BulkheadConfig, WorkerLockConfig } from './bulkhead-config';
 import type { StepJobData } from './job-data';
@@ -76,10 +76,10 @@ export class ChannelWorkers {
     this.options.logger.warn({ err: error, notificationId: job.data.id, step: job.data.step, exhausted }, 'step job failed');
     if (!exhausted) return;
     try {
-      const ended = await this.options.scripts.finishNotification(
-        notificationKey(job.data.id), job.data.step, `processing error: ${error.message.slice(0, 200)}`, Date.now(), '[]',
-      );
-      if (ended === 0) this.options.metrics.notifications.inc({ priority: job.data.priority, outcome: 'failed' });
+      const ended = await this.options.scripts.finishNotification({
+        id: job.data.id, fromStep: job.data.step, status: 'failed', reason: `processing error: ${error.message.slice(0, 200)}`, now: Date.now(),
+      });
+      if (ended.code === 'ended') this.options.metrics.notifications.inc({ priority: job.data.priority, outcome: 'failed' });
     } catch (finishError) {
       this.options.logger.error({ err: finishError, notificationId: job.data.id }, 'could not mark notification failed');
     }

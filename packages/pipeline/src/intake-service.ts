@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
-  NotifyError, isNotifyError, nextCascadeStep, notificationId, notificationKey, notificationRequestSchema, parseOrThrow, pendingIntakeKey,
+  NotifyError, addressHash, isNotifyError, nextCascadeStep, notificationId, notificationRequestSchema, parseOrThrow,
   payloadFingerprint, planCascade, recipientHash, type Channel, type NotificationRequest, type NotificationStatus, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
@@ -8,7 +8,7 @@ import type { ChannelGate } from './channel-gate';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import type { RecipientStore } from './recipient-store';
-import type { Scripts } from './scripts';
+import type { IntakeArgs, Scripts } from './scripts';
 
 export interface IntakeConfig {
   /** How long a record (idempotency key, status, history) lives; at least 24 h. */
@@ -31,10 +31,7 @@ export interface BatchItemResult {
 
 interface Prepared {
   request: NotificationRequest;
-  id: string;
-  rh: string;
-  firstChannel: Channel;
-  argv: (string | number)[];
+  args: IntakeArgs;
 }
 
 /**
@@ -138,25 +135,30 @@ export class IntakeService {
     for (const s of skips) this.deps.metrics.skips.inc({ channel: s.channel, reason: s.reason });
     const id = notificationId(tenant, request.eventId, request.recipient.id);
     const rh = recipientHash(tenant, request.recipient.id);
-    const argv = [
-      id, payloadFingerprint(request), tenant, request.eventId, request.recipient.id, rh, request.priority,
-      JSON.stringify(plan), firstChannel, JSON.stringify(request.content), JSON.stringify(addresses), now,
-      this.deps.config.recordTtlSeconds, JSON.stringify(skips),
-    ];
-    return { request, id, rh, firstChannel, argv };
+    const addressHashes = Object.fromEntries(plan.map((c) => [c, addressHash(c, addresses[c] as string)]));
+    const args: IntakeArgs = {
+      id, fingerprint: payloadFingerprint(request), tenant, eventId: request.eventId, recipientId: request.recipient.id, rh,
+      priority: request.priority, plan, firstChannel, content: request.content, addresses, addressHashes, now,
+      recordTtlSeconds: this.deps.config.recordTtlSeconds, skips,
+    };
+    return { request, args };
   }
 
-  private async reserve(p: Prepared): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
-    const [code, status, channel] = await this.deps.scripts.intake([notificationKey(p.id), pendingIntakeKey()], ...p.argv);
-    const job = (c: Channel): StepJobData => ({ id: p.id, rh: p.rh, priority: p.request.priority, step: 1, channel: c });
-    if (code === 0) return { outcome: { kind: 'accepted', id: p.id, status: 'accepted' }, enqueue: job(p.firstChannel) };
-    if (code === 1) {
-      this.deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });
-      const outcome: IntakeResult = { kind: 'duplicate', id: p.id, status: status as NotificationStatus };
-      return status === 'accepted' && channel ? { outcome, enqueue: job(channel as Channel) } : { outcome };
+  private async reserve({ request, args }: Prepared): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
+    const reply = await this.deps.scripts.intake(args);
+    const job = (c: Channel): StepJobData => ({ id: args.id, rh: args.rh, priority: request.priority, step: 1, channel: c });
+    switch (reply.code) {
+      case 'created':
+        return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(args.firstChannel) };
+      case 'duplicate': {
+        this.deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });
+        const outcome: IntakeResult = { kind: 'duplicate', id: args.id, status: reply.status };
+        return reply.firstChannel ? { outcome, enqueue: job(reply.firstChannel) } : { outcome };
+      }
+      case 'conflict':
+        throw new NotifyError('IDEMPOTENCY_CONFLICT',
+          `event '${request.eventId}' for recipient '${request.recipient.id}' was accepted before with a different payload (notification ${args.id})`);
     }
-    throw new NotifyError('IDEMPOTENCY_CONFLICT',
-      `event '${p.request.eventId}' for recipient '${p.request.recipient.id}' was accepted before with a different payload (notification ${p.id})`);
   }
 
   private classify(error: unknown, priority: NotificationRequest['priority'] | undefined): NotifyError {

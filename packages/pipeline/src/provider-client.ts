@@ -9,6 +9,11 @@ export interface ProviderCallResult {
   durationMs: number;
   /** The provider recognised the idempotency key and did not deliver again. */
   replayed?: boolean;
+  /**
+   * False when the request provably never left: the connection was refused or could not be
+   * made before a byte was written (the budget does not count such a call; see README).
+   */
+  sent: boolean;
 }
 
 export interface ProviderEndpoint {
@@ -58,13 +63,14 @@ export class ProviderClient {
       const outcome = classifyProviderStatus(response.statusCode);
       const body = parseJson(text);
       if (outcome === 'delivered') {
-        return { outcome, durationMs: elapsed(), replayed: body?.replayed === true };
+        return { outcome, durationMs: elapsed(), replayed: body?.replayed === true, sent: true };
       }
       return {
         outcome,
         errorClass: typeof body?.error === 'string' ? body.error : `http-${response.statusCode}`,
         message: typeof body?.message === 'string' ? body.message.slice(0, 300) : `provider answered ${response.statusCode}`,
         durationMs: elapsed(),
+        sent: true,
       };
     } catch (error) {
       return classifyFailure(error, abort.signal.aborted, elapsed());
@@ -87,14 +93,18 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
 function classifyFailure(error: unknown, timedOut: boolean, durationMs: number): ProviderCallResult {
   const err = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? err.name ?? 'error';
   if (timedOut || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     // The request went out and no answer came: the provider may have delivered it.
-    return { outcome: 'unknown', errorClass: 'timeout', message: 'no answer within the call timeout', durationMs };
+    return { outcome: 'unknown', errorClass: 'timeout', message: 'no answer within the call timeout', durationMs, sent: true };
   }
-  const notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  // Errors raised while connecting (undici writes nothing before the socket is connected).
+  // A reset or a closed socket after that may follow a written request: not provable, so sent.
+  const notSent = NOT_SENT_CODES.has(code);
   const outcome = classifyNetworkError({ code }, !notSent);
-  return { outcome, errorClass: code, message: (err.message ?? String(error)).slice(0, 300), durationMs };
+  return { outcome, errorClass: code, message: (err.message ?? String(error)).slice(0, 300), durationMs, sent: !notSent };
 }

@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
-  isTerminal, nextCascadeStep, notificationKey, pendingIntakeKey, providerIdempotencyKey, renderForChannel, suppressionKey,
-  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type NotificationStatus, type SkipReason,
+  isTerminal, nextCascadeStep, notificationKey, providerIdempotencyKey, renderForChannel,
+  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type NotificationStatus, type RecordedOutcome, type RenderedMessage, type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { CascadeConfig } from './cascade-config';
-import type { ChannelGate } from './channel-gate';
+import type { ChannelGate, GateTicket } from './channel-gate';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import { recordAttempts, type RecordFields } from './notification-record';
@@ -29,10 +29,14 @@ export interface StepProcessorDeps {
 export type StepResult =
   | { action: 'called'; outcome: AttemptOutcome; channel: Channel }
   | { action: 'skipped'; reason: SkipReason; channel: Channel }
+  | { action: 'processing-error'; channel: Channel; reason: string }
   | { action: 'ignored'; reason: 'terminal' | 'missing' | 'stale' }
   | { action: 'resumed' };
 
 interface Skip { channel: Channel; reason: SkipReason; at: number }
+
+/** What the step that was just finished ended with: `not-sent` is a call that provably never left. */
+type After = RecordedOutcome | 'skip' | 'not-sent';
 
 /**
  * Runs one step of one notification: at most one external call, then the decision of what
@@ -45,48 +49,54 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   const now = deps.now ?? Date.now;
 
   async function process(data: StepJobData): Promise<StepResult> {
-    const key = notificationKey(data.id);
     const ticket = await gate.acquire(data.channel);
     if (!ticket) {
       metrics.skips.inc({ channel: data.channel, reason: 'breaker-open' });
       await advance(data, [{ channel: data.channel, reason: 'breaker-open', at: now() }], 'skip');
       return { action: 'skipped', reason: 'breaker-open', channel: data.channel };
     }
-    const begin = await scripts.beginAttempt(
-      [key, suppressionKey(data.rh, data.channel), pendingIntakeKey()], data.step, data.channel, now(), config.budget, data.id,
-    ).catch(async (error: unknown) => {
-      await ticket.release('not-called');
-      throw error;
-    });
-    const code = Number(begin[0]);
-    if (code !== 0) await ticket.release('not-called');
-    switch (code) {
-      case 0:
-        return call(data, begin.slice(1) as string[], ticket);
-      case 1:
+    const begin = await scripts.beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget })
+      .catch(async (error: unknown) => {
+        await ticket.release('not-called');
+        throw error;
+      });
+    if (begin.code === 'proceed') return call(data, begin, ticket);
+    await ticket.release('not-called');
+    switch (begin.code) {
+      case 'terminal':
         metrics.duplicatesBlocked.inc({ stage: 'worker' });
         return { action: 'ignored', reason: 'terminal' };
-      case 4:
+      case 'missing':
         deps.logger.warn({ notificationId: data.id, step: data.step }, 'step job for a missing record (expired?)');
         return { action: 'ignored', reason: 'missing' };
-      case 5:
+      case 'suppressed':
         metrics.skips.inc({ channel: data.channel, reason: 'suppressed' });
         await advance(data, [{ channel: data.channel, reason: 'suppressed', at: now() }], 'skip');
         return { action: 'skipped', reason: 'suppressed', channel: data.channel };
-      default:
-        // 2 stale, 3 the worker died mid-call (now marked unknown), 6 budget: finish what is missing.
-        if (code === 2) metrics.duplicatesBlocked.inc({ stage: 'worker' });
+      case 'stale':
+        metrics.duplicatesBlocked.inc({ stage: 'worker' });
         await resume(data);
-        return code === 2 ? { action: 'ignored', reason: 'stale' } : { action: 'resumed' };
+        return { action: 'ignored', reason: 'stale' };
+      case 'crashed': // the worker died mid-call: the step is now unknown / worker-lost
+      case 'budget':
+        await resume(data);
+        return { action: 'resumed' };
     }
   }
 
-  async function call(data: StepJobData, fields: string[], ticket: { release(o: AttemptOutcome | 'not-called'): Promise<void> }): Promise<StepResult> {
-    const [contentJson, addressesJson] = fields as [string, string];
-    const content = JSON.parse(contentJson) as NotificationContent;
-    const addresses = JSON.parse(addressesJson) as Addresses;
-    const to = addresses[data.channel] as string;
-    const message = renderForChannel(data.channel, content, { smsMaxSegments: config.smsMaxSegments });
+  async function call(data: StepJobData, begin: { contentJson: string; addressesJson: string }, ticket: GateTicket): Promise<StepResult> {
+    let to: string;
+    let message: RenderedMessage;
+    try {
+      const content = JSON.parse(begin.contentJson) as NotificationContent;
+      const addresses = JSON.parse(begin.addressesJson) as Addresses;
+      to = addresses[data.channel] as string;
+      message = renderForChannel(data.channel, content, { smsMaxSegments: config.smsMaxSegments });
+    } catch (error) {
+      // Deterministic: the same record never renders on this channel. Nothing was called.
+      await ticket.release('not-called');
+      return processingError(data, error);
+    }
 
     metrics.inFlight.inc({ channel: data.channel });
     let result;
@@ -98,20 +108,32 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     metrics.attempts.inc({ channel: data.channel, outcome: result.outcome });
     metrics.callDuration.observe({ channel: data.channel, outcome: result.outcome }, result.durationMs / 1000);
 
-    const finished = await scripts.finishAttempt(
-      [notificationKey(data.id), suppressionKey(data.rh, data.channel)], data.step, result.outcome,
-      result.errorClass ?? '', result.message ?? '', now(), result.durationMs, config.suppressionTtlSeconds,
-    );
+    const finished = await scripts.finishAttempt({
+      id: data.id, rh: data.rh, channel: data.channel, step: data.step, outcome: result.outcome, errorClass: result.errorClass,
+      message: result.message, now: now(), durationMs: result.durationMs, suppressionTtlSeconds: config.suppressionTtlSeconds, spent: result.sent,
+    });
     await ticket.release(result.outcome);
-    if (Number(finished[0]) === 0 && result.outcome === 'delivered') {
-      const acceptedAt = Number(finished[1]);
+    if (finished.code === 'recorded' && result.outcome === 'delivered') {
       metrics.notifications.inc({ priority: data.priority, outcome: 'delivered' });
-      metrics.deliveryLatency.observe({ priority: data.priority }, Math.max(0, now() - acceptedAt) / 1000);
-      metrics.cascadeDepth.observe({ outcome: 'delivered' }, Number(finished[2] ?? 1));
+      metrics.deliveryLatency.observe({ priority: data.priority }, Math.max(0, now() - finished.acceptedAt) / 1000);
+      metrics.cascadeDepth.observe({ outcome: 'delivered' }, finished.calls || 1);
       return { action: 'called', outcome: result.outcome, channel: data.channel };
     }
-    if (result.outcome !== 'delivered') await advance(data, [], result.outcome);
+    if (result.outcome !== 'delivered') await advance(data, [], result.sent ? result.outcome : 'not-sent');
     return { action: 'called', outcome: result.outcome, channel: data.channel };
+  }
+
+  /** A message that cannot be rendered for this channel: recorded as such, no call spent, the cascade moves on. */
+  async function processingError(data: StepJobData, error: unknown): Promise<StepResult> {
+    const reason = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 300);
+    metrics.skips.inc({ channel: data.channel, reason: 'processing-error' });
+    deps.logger.warn({ notificationId: data.id, step: data.step, channel: data.channel, reason }, 'message cannot be rendered for this channel; cascading');
+    const finished = await scripts.finishAttempt({
+      id: data.id, rh: data.rh, channel: data.channel, step: data.step, outcome: 'processing-error', errorClass: 'render-failed',
+      message: reason, now: now(), durationMs: 0, suppressionTtlSeconds: 0, spent: false,
+    });
+    if (finished.code === 'recorded') await advance(data, [], 'processing-error');
+    return { action: 'processing-error', channel: data.channel, reason };
   }
 
   /** A re-run found the step already handled: compute the next move from the record alone. */
@@ -122,7 +144,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const current: StepJobData = { ...data, step, channel: fields.chan as Channel };
     const attempt = recordAttempts(fields).find((a) => a.step === step);
     if (attempt?.outcome !== undefined) {
-      await advance(current, [], attempt.outcome, fields);
+      await advance(current, [], attempt.spent === false && attempt.outcome !== 'processing-error' ? 'not-sent' : attempt.outcome, fields);
     } else {
       // The current step has not run (or is running elsewhere): make sure its job exists.
       await queues.enqueueStep(data.priority, current);
@@ -133,11 +155,11 @@ export function createStepProcessor(deps: StepProcessorDeps) {
    * Chooses and schedules the step after `data.step`: the pure cascade rule on the record's
    * history, the open breakers and the channels skipped in this notification.
    */
-  async function advance(data: StepJobData, newSkips: Skip[], after: AttemptOutcome | 'skip', known?: RecordFields): Promise<void> {
+  async function advance(data: StepJobData, newSkips: Skip[], after: After, known?: RecordFields): Promise<void> {
     const fields = known ?? ((await redis.hgetall(notificationKey(data.id))) as RecordFields);
     if (!fields.status) return;
     const plan = JSON.parse(fields.plan ?? '[]') as Channel[];
-    const attempts = recordAttempts(fields).map((a) => ({ channel: a.channel, outcome: a.outcome }));
+    const attempts = recordAttempts(fields).map((a) => ({ channel: a.channel, outcome: a.outcome, spent: a.spent }));
     const previousSkips = parseSkips(fields.skips);
     const suppressed = new Set([...previousSkips, ...newSkips].filter((s) => s.reason === 'suppressed').map((s) => s.channel));
     const open = new Set(await gate.openChannels());
@@ -159,12 +181,18 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const acceptedAt = Number(fields.acceptedAt);
 
     if (decision.kind === 'done') return;
-    if (decision.kind === 'give-up' || (decision.kind === 'wait' && now() - acceptedAt > config.maxAgeMs)) {
-      const reason = decision.kind === 'wait' ? 'no channel available before the maximum age' : decision.reason;
-      const ended = await scripts.finishNotification(notificationKey(data.id), step, reason, now(), JSON.stringify(skipsToRecord));
-      if (ended === 0) {
-        metrics.notifications.inc({ priority: data.priority, outcome: 'failed' });
-        metrics.cascadeDepth.observe({ outcome: 'failed' }, Number(fields.calls ?? 0));
+    // An unknown outcome waiting for its channel (breaker open, or connections refused) has
+    // until the maximum age to be settled; after that it can never be, and says so.
+    const waiting = decision.kind === 'wait' || (decision.kind === 'reconcile' && (after === 'skip' || after === 'not-sent'));
+    const tooOld = waiting && now() - acceptedAt > config.maxAgeMs;
+    if (decision.kind === 'give-up' || decision.kind === 'unconfirmed' || tooOld) {
+      const status = decision.kind === 'unconfirmed' || decision.kind === 'reconcile' ? 'unconfirmed' : 'failed';
+      const reason = decision.kind === 'wait' ? 'no channel available before the maximum age'
+        : decision.kind === 'reconcile' ? 'unknown-outcome-unsettled-before-maximum-age' : decision.reason;
+      const ended = await scripts.finishNotification({ id: data.id, fromStep: step, status, reason, now: now(), skips: skipsToRecord });
+      if (ended.code === 'ended') {
+        metrics.notifications.inc({ priority: data.priority, outcome: status });
+        metrics.cascadeDepth.observe({ outcome: status }, Number(fields.calls ?? 0));
       }
       return;
     }
@@ -173,20 +201,22 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       ? (decision.skipped.find((s) => s.reason === 'breaker-open')?.channel ?? (plan[0] as Channel))
       : decision.channel;
     // Waiting out an unavailable channel (every channel open, or an unknown outcome that must
-    // be reconciled on a channel whose breaker is open) re-checks at an interval, never in a loop.
-    const waiting = decision.kind === 'wait' || (decision.kind === 'reconcile' && after === 'skip');
+    // be reconciled on a channel that is open or refusing connections) re-checks at an
+    // interval, never in a loop.
     const delayMs = waiting ? config.unavailableRetryMs : delayAfter(after);
     const kind = decision.kind === 'reconcile' ? 'reconcile' : 'send';
     const next: StepJobData = { ...data, step: step + 1, channel };
-    const scheduled = await scripts.scheduleStep(
-      notificationKey(data.id), step, step + 1, channel, kind, JSON.stringify(skipsToRecord), delayMs > 0 ? 'retry-scheduled' : 'routing',
-    );
-    if (scheduled === 0) await queues.enqueueStep(data.priority, next, delayMs);
+    const scheduled = await scripts.scheduleStep({
+      id: data.id, fromStep: step, channel, kind, skips: skipsToRecord, status: delayMs > 0 ? 'retry-scheduled' : 'routing',
+    });
+    if (scheduled.code === 'scheduled') await queues.enqueueStep(data.priority, next, delayMs);
   }
 
-  function delayAfter(after: AttemptOutcome | 'skip'): number {
+  function delayAfter(after: After): number {
     switch (after) {
       case 'transient': return config.transientDelayMs;
+      // A call that never left is a channel outage like a transient answer (BI9's delay).
+      case 'not-sent': return config.transientDelayMs;
       case 'permanent': return config.permanentDelayMs;
       case 'unknown': return config.reconcileDelayMs;
       default: return 0;

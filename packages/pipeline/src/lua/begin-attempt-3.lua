@@ -1,6 +1,7 @@
 --[[
   Opens external call number ARGV[1] of a notification, after checking that it may happen:
-  the delivered marker (status) is checked here, atomically with recording the attempt.
+  the delivered marker (status) is checked here, atomically with recording the attempt. The
+  call is counted ('calls') now; finish-attempt gives it back when it provably never left.
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, this channel)
@@ -10,22 +11,23 @@
   ARGV[5] notification id
 
   Returns { code, detail... }
-    0 proceed        { 0, content, addresses, priority, acceptedAt, kind, tenant }
-    1 terminal       { 1, status }            already delivered or failed: do nothing
-    2 stale          { 2, currentStep }       this job is behind the record (re-run of an old step)
-    3 crashed        { 3 }                    this step was started before and never finished:
-                                              the worker died mid-call; it is now marked unknown
-    4 missing        { 4 }                    no record (expired or never created)
-    5 suppressed     { 5 }                    the recipient failed permanently on this channel before
-    6 budget         { 6, calls }             no calls left (defensive: the scheduler should not get here)
+    0 proceed      { 0, content, addresses }: make the call
+    1 terminal     already delivered, failed or unconfirmed: do nothing
+    2 stale        this job is behind the record (re-run of an old step)
+    3 crashed      this step was started before and never finished: the worker died
+                   mid-call; it is now marked unknown / worker-lost
+    4 missing      no record (expired or never created)
+    5 suppressed   the recipient failed permanently on this channel before
+    6 budget       no calls left (defensive: the scheduler should not get here)
 ]]
+--- @include "is-terminal"
 redis.call('ZREM', KEYS[3], ARGV[5])
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
 local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'calls', 'chan')
 local status, step, calls = rec[1], tonumber(rec[2]), tonumber(rec[3])
-if status == 'delivered' or status == 'failed' then return { 1, status } end
+if isTerminal(status) then return { 1 } end
 local wanted = tonumber(ARGV[1])
-if step ~= wanted or rec[4] ~= ARGV[2] then return { 2, step } end
+if step ~= wanted or rec[4] ~= ARGV[2] then return { 2 } end
 
 local attemptField = 'a:' .. ARGV[1]
 local previous = redis.call('HGET', KEYS[1], attemptField)
@@ -39,14 +41,14 @@ if previous then
     redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt))
     return { 3 }
   end
-  return { 2, step }
+  return { 2 }
 end
 
 if redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
-if calls >= tonumber(ARGV[4]) then return { 6, calls } end
+if calls >= tonumber(ARGV[4]) then return { 6 } end
 
 local kind = redis.call('HGET', KEYS[1], 'kind')
 local attempt = { step = wanted, channel = ARGV[2], kind = kind, startedAt = tonumber(ARGV[3]) }
 redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending')
-local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses', 'priority', 'acceptedAt', 'tenant')
-return { 0, fields[1], fields[2], fields[3], fields[4], kind, fields[5] }
+local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses')
+return { 0, fields[1], fields[2] }

@@ -1,18 +1,22 @@
 --[[
-  Records the outcome of external call ARGV[1]. A delivery sets the delivered marker (status
-  'delivered') in the same step, so no later job can start another call.
+  Records the outcome of step ARGV[1]. A delivery sets the delivered marker (status
+  'delivered') in the same step, so no later job can start another call, and erases the
+  addresses (the record is terminal). A step that spent nothing (ARGV[8] = 0: the request
+  provably never left, or the message could not be rendered) gives its call back.
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, channel)
 
-  ARGV[1] step   ARGV[2] outcome   ARGV[3] error class   ARGV[4] message
-  ARGV[5] now (ms)   ARGV[6] duration (ms)   ARGV[7] suppression TTL (s, 0 = off)
+  ARGV[1] step   ARGV[2] outcome (delivered | transient | permanent | unknown | processing-error)
+  ARGV[3] error class   ARGV[4] message   ARGV[5] now (ms)   ARGV[6] duration (ms)
+  ARGV[7] suppression TTL (s, 0 = off)   ARGV[8] spent (1 | 0)
 
-  Returns { code, acceptedAt, calls }
-    0 recorded
-    1 stale: the attempt is not open (already finished, or the record moved on)
-    4 missing record
+  Returns { code, detail... }
+    0 recorded   { 0, acceptedAt, calls }
+    1 stale      the attempt is not open (already finished, or the record moved on)
+    4 missing    no record
 ]]
+--- @include "erase-addresses"
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
 local attemptField = 'a:' .. ARGV[1]
 local raw = redis.call('HGET', KEYS[1], attemptField)
@@ -24,10 +28,15 @@ if ARGV[3] ~= '' then attempt['errorClass'] = ARGV[3] end
 if ARGV[4] ~= '' then attempt['message'] = ARGV[4] end
 attempt['finishedAt'] = tonumber(ARGV[5])
 attempt['durationMs'] = tonumber(ARGV[6])
+if ARGV[8] == '0' then
+  attempt['spent'] = false
+  redis.call('HINCRBY', KEYS[1], 'calls', -1)
+end
 redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt))
 if ARGV[2] == 'delivered' then
   redis.call('HSET', KEYS[1], 'status', 'delivered', 'deliveredChannel', attempt['channel'],
     'deliveredAt', ARGV[5], 'finishedAt', ARGV[5])
+  eraseAddresses(KEYS[1])
 elseif ARGV[2] == 'permanent' and tonumber(ARGV[7]) > 0 then
   redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
 end

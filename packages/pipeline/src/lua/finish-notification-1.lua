@@ -1,19 +1,26 @@
 --[[
-  Ends a notification as failed (budget spent, every channel refused permanently, or too old
-  to wait for a channel to come back). Never overrides a delivery.
+  Ends a notification without a delivery: 'failed' (budget spent, every channel refused
+  permanently, no channel before the maximum age, a processing error BullMQ gave up on) or
+  'unconfirmed' (an unknown outcome that could not be settled). Never overrides a terminal
+  status. Erases the addresses (their hashes stay).
 
   KEYS[1] notification record hash
-  ARGV[1] from step   ARGV[2] reason   ARGV[3] now (ms)   ARGV[4] skips to append (JSON array)
 
-  Returns 0 failed now, 1 stale or already terminal, 4 missing.
+  ARGV[1] from step   ARGV[2] status (failed | unconfirmed)   ARGV[3] reason   ARGV[4] now (ms)
+  ARGV[5] skips to append (JSON array)
+
+  Returns
+    0 ended     the record is now terminal
+    1 stale     the record moved on from ARGV[1], or is terminal already
+    4 missing   no record
 ]]
+--- @include "is-terminal"
+--- @include "append-skips"
+--- @include "erase-addresses"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 4 end
 local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'skips')
-if rec[1] == 'delivered' or rec[1] == 'failed' then return 1 end
+if isTerminal(rec[1]) then return 1 end
 if tonumber(rec[2]) ~= tonumber(ARGV[1]) then return 1 end
-local skips = cjson.decode(rec[3] or '[]')
-for _, s in ipairs(cjson.decode(ARGV[4])) do table.insert(skips, s) end
--- Keep the newest 20 skips: a notification waiting out an outage re-checks every few seconds.
-while #skips > 20 do table.remove(skips, 1) end
-redis.call('HSET', KEYS[1], 'status', 'failed', 'reason', ARGV[2], 'finishedAt', ARGV[3], 'skips', cjson.encode(skips))
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'reason', ARGV[3], 'finishedAt', ARGV[4], 'skips', appendSkips(rec[3], ARGV[5]))
+eraseAddresses(KEYS[1])
 return 0

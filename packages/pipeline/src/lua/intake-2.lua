@@ -10,26 +10,27 @@
   ARGV[7] priority              ARGV[8] plan (JSON array)     ARGV[9] first channel
   ARGV[10] content (JSON)       ARGV[11] addresses (JSON)     ARGV[12] now (ms)
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
+  ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
 
-  Returns { code, status }
-    0 created     (status = 'accepted')
+  Returns { code, detail... }
+    0 created     { 0 }: status 'accepted'
     1 duplicate   { 1, status, channel of step 1 }: same fingerprint; while the status is still
                   'accepted' the caller re-adds the first job (idempotent), in case the first
                   intake died between this script and the enqueue
-    2 conflict    same key, different payload (-> 422)
+    2 conflict    { 2 }: same key, different payload (-> 422)
 ]]
 local existing = redis.call('HMGET', KEYS[1], 'fp', 'status', 'chan')
 if existing[1] then
   if existing[1] == ARGV[2] then
     return { 1, existing[2], existing[3] }
   end
-  return { 2, existing[2] }
+  return { 2 }
 end
 redis.call('HSET', KEYS[1],
   'id', ARGV[1], 'fp', ARGV[2], 'tenant', ARGV[3], 'eventId', ARGV[4], 'recipientId', ARGV[5],
   'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
-  'calls', 0, 'skips', ARGV[14])
+  'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
 redis.call('EXPIRE', KEYS[1], ARGV[13])
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
-return { 0, 'accepted' }
+return { 0 }

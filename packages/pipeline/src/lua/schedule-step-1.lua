@@ -1,6 +1,6 @@
 --[[
-  Moves a notification to its next external call (after a failed or skipped step). Only the
-  step that is current may advance it, so a re-run of an old job cannot fork the cascade.
+  Moves a notification to its next step (after a failed or skipped one). Only the step that
+  is current may advance it, so a re-run of an old job cannot fork the cascade.
 
   KEYS[1] notification record hash
 
@@ -8,16 +8,17 @@
   ARGV[4] kind ('send' | 'reconcile')   ARGV[5] skips to append (JSON array)
   ARGV[6] status to show ('routing' | 'retry-scheduled')
 
-  Returns 0 scheduled, 1 stale (another run already moved it, or it is terminal), 4 missing.
+  Returns
+    0 scheduled
+    1 stale       another run already moved it, or it is terminal
+    4 missing     no record
 ]]
+--- @include "is-terminal"
+--- @include "append-skips"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 4 end
 local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'skips')
-if rec[1] == 'delivered' or rec[1] == 'failed' then return 1 end
+if isTerminal(rec[1]) then return 1 end
 if tonumber(rec[2]) ~= tonumber(ARGV[1]) then return 1 end
-local skips = cjson.decode(rec[3] or '[]')
-for _, s in ipairs(cjson.decode(ARGV[5])) do table.insert(skips, s) end
--- Keep the newest 20 skips: a notification waiting out an outage re-checks every few seconds.
-while #skips > 20 do table.remove(skips, 1) end
 redis.call('HSET', KEYS[1], 'step', ARGV[2], 'chan', ARGV[3], 'kind', ARGV[4], 'status', ARGV[6],
-  'skips', cjson.encode(skips))
+  'skips', appendSkips(rec[3], ARGV[5]))
 return 0

@@ -1,0 +1,29 @@
+import { notificationKey, pendingIntakeKey, suppressionKey, type Channel } from '@notify/core';
+import type { LuaCommand } from '../lua-commands';
+import { decodeReply, text } from './script-reply';
+
+/** begin-attempt-3.lua's return codes (its header lists the same). */
+export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6 } as const;
+
+export interface BeginAttemptArgs {
+  id: string;
+  /** Recipient hash: with the channel, names the suppression key. */
+  rh: string;
+  step: number;
+  channel: Channel;
+  now: number;
+  budget: number;
+}
+
+export type BeginAttemptReply =
+  | { code: 'proceed'; contentJson: string; addressesJson: string }
+  | { code: Exclude<keyof typeof BEGIN_ATTEMPT_CODES, 'proceed'> };
+
+export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs): Promise<BeginAttemptReply> {
+  const reply = await command(
+    notificationKey(a.id), suppressionKey(a.rh, a.channel), pendingIntakeKey(), a.step, a.channel, a.now, a.budget, a.id,
+  );
+  const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
+  if (code !== 'proceed') return { code };
+  return { code, contentJson: text(detail[0]), addressesJson: text(detail[1]) };
+}

@@ -1,0 +1,36 @@
+import { notificationKey, suppressionKey, type Channel, type RecordedOutcome } from '@notify/core';
+import type { LuaCommand } from '../lua-commands';
+import { decodeReply } from './script-reply';
+
+/** finish-attempt-2.lua's return codes (its header lists the same). */
+export const FINISH_ATTEMPT_CODES = { recorded: 0, stale: 1, missing: 4 } as const;
+
+export interface FinishAttemptArgs {
+  id: string;
+  rh: string;
+  channel: Channel;
+  step: number;
+  outcome: RecordedOutcome;
+  errorClass?: string;
+  message?: string;
+  now: number;
+  durationMs: number;
+  /** A permanent outcome suppresses (recipient, channel) this long; 0 turns it off. */
+  suppressionTtlSeconds: number;
+  /** False when the step spent no budget (the request never left, or nothing was called). */
+  spent: boolean;
+}
+
+export type FinishAttemptReply =
+  | { code: 'recorded'; acceptedAt: number; calls: number }
+  | { code: 'stale' | 'missing' };
+
+export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs): Promise<FinishAttemptReply> {
+  const reply = await command(
+    notificationKey(a.id), suppressionKey(a.rh, a.channel),
+    a.step, a.outcome, a.errorClass ?? '', a.message ?? '', a.now, a.durationMs, a.suppressionTtlSeconds, a.spent ? 1 : 0,
+  );
+  const { code, detail } = decodeReply('finish-attempt-2', FINISH_ATTEMPT_CODES, reply);
+  if (code !== 'recorded') return { code };
+  return { code, acceptedAt: Number(detail[0]), calls: Number(detail[1]) };
+}

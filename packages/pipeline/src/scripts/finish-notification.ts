@@ -1,0 +1,23 @@
+import { notificationKey } from '@notify/core';
+import type { LuaCommand } from '../lua-commands';
+import { decodeReply } from './script-reply';
+
+/** finish-notification-1.lua's return codes (its header lists the same). */
+export const FINISH_NOTIFICATION_CODES = { ended: 0, stale: 1, missing: 4 } as const;
+
+export interface FinishNotificationArgs {
+  id: string;
+  fromStep: number;
+  /** `unconfirmed` when an unknown outcome could not be settled (the provider may have delivered). */
+  status: 'failed' | 'unconfirmed';
+  reason: string;
+  now: number;
+  skips?: readonly unknown[];
+}
+
+export type FinishNotificationReply = { code: keyof typeof FINISH_NOTIFICATION_CODES };
+
+export async function callFinishNotification(command: LuaCommand, a: FinishNotificationArgs): Promise<FinishNotificationReply> {
+  const reply = await command(notificationKey(a.id), a.fromStep, a.status, a.reason, a.now, JSON.stringify(a.skips ?? []));
+  return { code: decodeReply('finish-notification-1', FINISH_NOTIFICATION_CODES, reply).code };
+}

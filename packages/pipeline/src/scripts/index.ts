@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { defineLuaCommands } from '../lua-commands';
+import { callBeginAttempt, type BeginAttemptArgs, type BeginAttemptReply } from './begin-attempt';
+import { callFinishAttempt, type FinishAttemptArgs, type FinishAttemptReply } from './finish-attempt';
+import { callFinishNotification, type FinishNotificationArgs, type FinishNotificationReply } from './finish-notification';
+import { callIntake, type IntakeArgs, type IntakeReply } from './intake';
+import { callScheduleStep, type ScheduleStepArgs, type ScheduleStepReply } from './schedule-step';
+
+export * from './begin-attempt';
+export * from './finish-attempt';
+export * from './finish-notification';
+export * from './intake';
+export * from './schedule-step';
+export * from './script-reply';
+
+/** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
+export const PIPELINE_SCRIPTS = ['intake-2', 'begin-attempt-3', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;
+export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
+
+/** One typed method per script: a named argument object in, a decoded discriminated reply out. */
+export interface Scripts {
+  intake(args: IntakeArgs): Promise<IntakeReply>;
+  beginAttempt(args: BeginAttemptArgs): Promise<BeginAttemptReply>;
+  finishAttempt(args: FinishAttemptArgs): Promise<FinishAttemptReply>;
+  scheduleStep(args: ScheduleStepArgs): Promise<ScheduleStepReply>;
+  finishNotification(args: FinishNotificationArgs): Promise<FinishNotificationReply>;
+}
+
+/** Registers the scripts on a connection (EVALSHA under the hood) and returns their typed methods. */
+export function loadScripts(redis: Redis): Scripts {
+  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  return {
+    intake: (args) => callIntake(command('intake-2'), args),
+    beginAttempt: (args) => callBeginAttempt(command('begin-attempt-3'), args),
+    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-2'), args),
+    scheduleStep: (args) => callScheduleStep(command('schedule-step-1'), args),
+    finishNotification: (args) => callFinishNotification(command('finish-notification-1'), args),
+  };
+}

@@ -1,0 +1,44 @@
+import { notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import type { LuaCommand } from '../lua-commands';
+import { decodeReply, text } from './script-reply';
+
+/** intake-2.lua's return codes (its header lists the same). */
+export const INTAKE_CODES = { created: 0, duplicate: 1, conflict: 2 } as const;
+
+export interface IntakeArgs {
+  id: string;
+  fingerprint: string;
+  tenant: string;
+  eventId: string;
+  recipientId: string;
+  rh: string;
+  priority: Priority;
+  plan: readonly Channel[];
+  firstChannel: Channel;
+  content: unknown;
+  addresses: Partial<Record<Channel, string>>;
+  /** sha256 per channel of the addresses: what the record keeps once it is terminal. */
+  addressHashes: Partial<Record<Channel, string>>;
+  now: number;
+  recordTtlSeconds: number;
+  skips: readonly unknown[];
+}
+
+export type IntakeReply =
+  | { code: 'created' }
+  /** `firstChannel` is set while the record is still 'accepted' (its first job may be missing). */
+  | { code: 'duplicate'; status: NotificationStatus; firstChannel: Channel | undefined }
+  | { code: 'conflict' };
+
+export async function callIntake(command: LuaCommand, a: IntakeArgs): Promise<IntakeReply> {
+  const reply = await command(
+    notificationKey(a.id), pendingIntakeKey(),
+    a.id, a.fingerprint, a.tenant, a.eventId, a.recipientId, a.rh, a.priority, JSON.stringify(a.plan), a.firstChannel,
+    JSON.stringify(a.content), JSON.stringify(a.addresses), a.now, a.recordTtlSeconds, JSON.stringify(a.skips),
+    JSON.stringify(a.addressHashes),
+  );
+  const { code, detail } = decodeReply('intake-2', INTAKE_CODES, reply);
+  if (code !== 'duplicate') return { code };
+  const status = text(detail[0]) as NotificationStatus;
+  return { code, status, firstChannel: status === 'accepted' && detail[1] ? (text(detail[1]) as Channel) : undefined };
+}
