@@ -51,6 +51,8 @@ export { runSequence, type RunSequenceOptions, type SequenceResult, type Sequenc
 export { budgetedGetJson, createKeepAliveAgent, type BudgetedGetOptions, type KeepAliveAgentOptions } from './http-client';
 export { deadlineMiddleware, requestDeadline, type DeadlineMiddlewareOptions } from './middleware';
 export { AbandonmentWatch } from './abandoned-work';
+export { answerBy, type AnswerGuard } from './answer-guard';
+export { eventLoopDelaySampler, LoadShedder, type LoadShedderOptions, type LoopDelaySampler, type ShedReason } from './load-shedder';
 export {
   BUDGET_METRIC_NAMES,
   createAbandonedWorkMetric,

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { BudgetObserver, StepEvent } from './observer';
 
 /** Metric names, defined once. Never rename without updating dashboards and alerts. */
@@ -9,10 +9,13 @@ export const BUDGET_METRIC_NAMES = {
   abandonedWork: 'notify_tracking_abandoned_work_seconds_total',
   requests: 'notify_tracking_requests_total',
   requestDuration: 'notify_tracking_request_duration_seconds',
+  shed: 'notify_tracking_shed_total',
+  loopDelay: 'notify_tracking_event_loop_delay_seconds',
+  lateAnswers: 'notify_tracking_late_answers_total',
 } as const;
 
 /** Request outcomes at the edge; bounded, used as a label. */
-export type RequestOutcome = 'answered' | 'deadline_exceeded' | 'dependency_failed' | 'cancelled' | 'invalid';
+export type RequestOutcome = 'answered' | 'deadline_exceeded' | 'dependency_failed' | 'cancelled' | 'invalid' | 'shed';
 
 /** Buckets around the seed's numbers: 6-14 ms medians, 40-100 ms tails, 60/90/120/180/200 ms shares. */
 const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.02, 0.04, 0.06, 0.09, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3, 0.5, 1];
@@ -29,9 +32,14 @@ export interface BudgetMetrics extends BudgetObserver {
   readonly cancellations: Counter<'step'>;
   readonly requests: Counter<'outcome' | 'policy'>;
   readonly requestDuration: Histogram<'outcome' | 'policy'>;
+  readonly shed: Counter<'reason'>;
+  readonly loopDelay: Gauge;
+  readonly lateAnswers: Counter;
   onStep(event: StepEvent): void;
   onCancelSent(step: string): void;
-  recordRequest(outcome: RequestOutcome, policy: string, durationMs: number): void;
+  recordRequest(outcome: RequestOutcome, policy: string, durationMs: number, budgetMs?: number): void;
+  /** A request refused before any work (503 + Retry-After), by the signal that refused it. */
+  recordShed(reason: string, policy: string): void;
 }
 
 /** The caller's metrics, registered on `registry` (never the global default). */
@@ -69,12 +77,31 @@ export function createBudgetMetrics(registry: Registry): BudgetMetrics {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   }));
+  const shed = getOrCreate(registry, n.shed, () => new Counter({
+    name: n.shed,
+    help: 'Requests refused with 503 + Retry-After before any work, by reason (loop_delay, in_flight).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  }));
+  const loopDelay = getOrCreate(registry, n.loopDelay, () => new Gauge({
+    name: n.loopDelay,
+    help: 'Event-loop delay (p90) over the last load-shedding window: how late a deadline timer set now fires.',
+    registers: [registry],
+  }));
+  const lateAnswers = getOrCreate(registry, n.lateAnswers, () => new Counter({
+    name: n.lateAnswers,
+    help: 'Answers written after their request budget had ended (should stay 0; shedding and the answer reserve exist to keep it there).',
+    registers: [registry],
+  }));
   return {
     stepDuration,
     timeouts,
     cancellations,
     requests,
     requestDuration,
+    shed,
+    loopDelay,
+    lateAnswers,
     onStep(event: StepEvent) {
       stepDuration.observe({ step: event.step, policy: event.policy, outcome: event.outcome }, event.durationMs / 1000);
       if (event.outcome === 'deadline_exceeded') timeouts.inc({ step: event.step, policy: event.policy });
@@ -82,9 +109,14 @@ export function createBudgetMetrics(registry: Registry): BudgetMetrics {
     onCancelSent(step: string) {
       cancellations.inc({ step });
     },
-    recordRequest(outcome, policy, durationMs) {
+    recordRequest(outcome, policy, durationMs, budgetMs) {
       requests.inc({ outcome, policy });
       requestDuration.observe({ outcome, policy }, durationMs / 1000);
+      if (budgetMs !== undefined && durationMs > budgetMs) lateAnswers.inc();
+    },
+    recordShed(reason, policy) {
+      shed.inc({ reason });
+      requests.inc({ outcome: 'shed', policy });
     },
   };
 }

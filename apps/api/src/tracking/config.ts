@@ -22,6 +22,17 @@ export interface TrackingConfig {
   readonly stopOnFailure: boolean;
   /** Keep-alive sockets per store origin. */
   readonly storeConnections: number;
+  /**
+   * Kept before the end of the budget for writing the answer: the answer leaves at
+   * budget - (this + the loop's measured delay), by a timer if the query has not answered.
+   */
+  readonly answerReserveMs: number;
+  /** Shed new queries (503 + Retry-After) while the event loop's p90 delay is above this; 0 = never. */
+  readonly shedLoopDelayMs: number;
+  /** Shed new queries while this many are unanswered; 0 = no cap. */
+  readonly maxInFlight: number;
+  /** The Retry-After of a shed answer, in seconds. */
+  readonly shedRetryAfterS: number;
 }
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4600';
@@ -74,6 +85,14 @@ const schema = z
     TRACKING_CANCEL: flag.prefault('true'),
     TRACKING_STOP_ON_FAILURE: flag.prefault('false'),
     TRACKING_STORE_CONNECTIONS: z.coerce.number().int().min(1).max(4096).default(64),
+    TRACKING_ANSWER_RESERVE_MS: millis(1000).default(10),
+    TRACKING_SHED_LOOP_DELAY_MS: millis(60_000).default(40),
+    TRACKING_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+    TRACKING_SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(1),
+  })
+  .refine((env) => env.TRACKING_ANSWER_RESERVE_MS < env.TRACKING_BUDGET_MS, {
+    message: 'must be smaller than TRACKING_BUDGET_MS',
+    path: ['TRACKING_ANSWER_RESERVE_MS'],
   })
   .refine((env) => env.TRACKING_GATEWAY_SHARE_MS < env.TRACKING_BUDGET_MS, {
     message: 'must be smaller than TRACKING_BUDGET_MS (the branches need some of the budget)',
@@ -111,5 +130,9 @@ export function loadTrackingConfig(env: Record<string, string | undefined>): Tra
     cancel: e.TRACKING_CANCEL,
     stopOnFailure: e.TRACKING_STOP_ON_FAILURE,
     storeConnections: e.TRACKING_STORE_CONNECTIONS,
+    answerReserveMs: e.TRACKING_ANSWER_RESERVE_MS,
+    shedLoopDelayMs: e.TRACKING_SHED_LOOP_DELAY_MS,
+    maxInFlight: e.TRACKING_MAX_IN_FLIGHT,
+    shedRetryAfterS: e.TRACKING_SHED_RETRY_AFTER_S,
   };
 }

@@ -1,20 +1,25 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import {
+  answerBy,
   createBudgetMetrics,
   createKeepAliveAgent,
   createSplitPolicy,
   deadlineMiddleware,
+  LoadShedder,
   requestDeadline,
   type Clock,
+  type RequestOutcome,
   type Timer,
 } from '@notify/budget-chain';
 import type { TrackingConfig } from './config';
 import { createHttpTrackingStores } from './http-stores';
+import { watchStores } from './progress';
 import { runTrackingQuery } from './query';
-import { failureAnswer } from './responses';
+import { failureAnswer, guardAnswer, shedAnswer } from './responses';
+import { sendJson } from './send-json';
 import { checkShipmentId } from './shipment-id';
 
 export interface TrackingRouterDeps {
@@ -27,6 +32,8 @@ export interface TrackingRouterDeps {
   timer?: Timer;
   /** A long-lived signal (e.g. shutdown) every request's deadline follows. */
   shutdownSignal?: AbortSignal;
+  /** @defaultValue a LoadShedder on this process's event-loop delay, from config; owned (and stopped) by the router */
+  loadShedder?: LoadShedder;
 }
 
 /** An Express router plus `close()`, which releases the store connections it opened. */
@@ -36,7 +43,11 @@ export type TrackingRouter = Router & { close(): Promise<void> };
  * `GET /:shipmentId` (mounted by the api at /v1/tracking): the delivery-ops read in parallel
  * with tariff -> measurement -> fee, all inside the request's budget (config.budgetMs, or a
  * client's smaller `x-request-timeout-ms`), answering 200 with the record, 504 naming the
- * step that ran out, 502 naming the store that failed, or 400 for a bad id or header.
+ * step that ran out, 502 naming the store that failed, 400 for a bad id or header, or 503
+ * OVERLOADED with Retry-After, before any work, while the process could not keep the deadline.
+ *
+ * The answer leaves by the deadline: a guard timer answers 504 at budget - (answer reserve +
+ * the loop's measured delay) if the query has not answered yet, naming the read still running.
  */
 export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
   const { config } = deps;
@@ -46,10 +57,32 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
   const ownsDispatcher = deps.dispatcher === undefined;
   const dispatcher = deps.dispatcher ?? createKeepAliveAgent({ connections: config.storeConnections });
   const stores = createHttpTrackingStores({ storeUrls: config.storeUrls, dispatcher, cancel: config.cancel, observer: metrics });
+  const ownsShedder = deps.loadShedder === undefined;
+  const shedder = deps.loadShedder ?? new LoadShedder({
+    maxLoopDelayMs: config.shedLoopDelayMs,
+    maxInFlight: config.maxInFlight,
+    onWindow: (ms) => metrics.loopDelay.set(ms / 1000),
+  });
+  const retryAfter = { 'retry-after': String(config.shedRetryAfterS) };
+  // The loop's delay counts once more at the end; capped so one bad window cannot eat the steps' time.
+  const maxLagReserveMs = config.gatewayShareMs;
+
+  const shedGate = (_req: Request, res: Response, next: NextFunction): void => {
+    const reason = shedder.admit();
+    if (reason !== undefined) {
+      metrics.recordShed(reason, policy.name);
+      const answer = shedAnswer(reason, config.shedRetryAfterS);
+      sendJson(res, answer.status, answer.body, retryAfter);
+      return;
+    }
+    res.once('close', () => shedder.leave());
+    next();
+  };
 
   const router = Router();
   router.get(
     '/:shipmentId',
+    shedGate,
     deadlineMiddleware({
       step: 'tracking',
       transitAllowanceMs: config.transitAllowanceMs,
@@ -64,41 +97,59 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
       const id = checkShipmentId(req.params.shipmentId);
       if (!id.ok) {
         metrics.recordRequest('invalid', policy.name, deadline.elapsedMs());
-        res.status(400).json({
+        sendJson(res, 400, {
           error: { code: 'VALIDATION_FAILED', message: `invalid request: shipmentId ${id.reason}`, details: [{ field: 'shipmentId', reason: id.reason }] },
         });
         return;
       }
+      const answer = (status: number, outcome: RequestOutcome, body: unknown): void => {
+        metrics.recordRequest(outcome, policy.name, deadline.elapsedMs(), deadline.budgetMs);
+        sendJson(res, status, body);
+      };
+      const watched = watchStores(stores, deadline.clock);
+      const guard = answerBy(deadline, config.answerReserveMs + Math.min(shedder.loopDelayMs, maxLagReserveMs), () => {
+        if (res.destroyed || res.writableEnded) {
+          metrics.recordRequest('cancelled', policy.name, deadline.elapsedMs());
+          return;
+        }
+        const late = watched.slowest();
+        const budget = { policy: policy.name, budgetMs: deadline.budgetMs, gatewayShareMs: config.gatewayShareMs, elapsedMs: deadline.elapsedMs(), answeredBy: 'deadline-guard' as const };
+        const guarded = guardAnswer(late, budget);
+        answer(guarded.status, guarded.outcome, guarded.body);
+        // Stop the reads nobody will use (their outcomes are still counted by step).
+        deadline.cancel('answered at the deadline');
+      });
       try {
-        const result = await runTrackingQuery(deadline, id.value, stores, {
+        const result = await runTrackingQuery(deadline, id.value, watched.stores, {
           policy,
           gatewayShareMs: config.gatewayShareMs,
           stopOnFailure: config.stopOnFailure,
           observer: metrics,
         });
+        if (!guard.claim()) return; // the guard answered at the deadline
         if (res.destroyed || res.writableEnded) {
           // The client went away: its signal already cancelled the store calls; nobody to answer.
           metrics.recordRequest('cancelled', policy.name, deadline.elapsedMs());
           return;
         }
         if (result.ok) {
-          metrics.recordRequest('answered', policy.name, deadline.elapsedMs());
-          res.status(200).json({ ...result.record, budget: { ...result.budget, elapsedMs: deadline.elapsedMs() } });
+          answer(200, 'answered', { ...result.record, budget: { ...result.budget, elapsedMs: deadline.elapsedMs() } });
           return;
         }
-        const answer = failureAnswer(result);
-        metrics.recordRequest(answer.outcome, policy.name, deadline.elapsedMs());
-        logger.debug({ shipmentId: id.value, step: result.step, status: answer.status }, 'tracking query failed');
-        res.status(answer.status).json(answer.body);
+        const failure = failureAnswer(result);
+        logger.debug({ shipmentId: id.value, step: result.step, status: failure.status }, 'tracking query failed');
+        answer(failure.status, failure.outcome, failure.body);
       } catch (error: unknown) {
         logger.error({ err: error, shipmentId: id.value }, 'tracking query crashed');
-        if (!res.headersSent && !res.destroyed) res.status(500).json({ error: { code: 'INTERNAL', message: 'tracking query failed unexpectedly' } });
+        if (guard.claim() && !res.headersSent && !res.destroyed) sendJson(res, 500, { error: { code: 'INTERNAL', message: 'tracking query failed unexpectedly' } });
+      } finally {
+        guard.dispose();
       }
     },
   );
-
   return Object.assign(router, {
     async close(): Promise<void> {
+      if (ownsShedder) shedder.stop();
       if (ownsDispatcher) await dispatcher.destroy();
     },
   });
