@@ -13,6 +13,7 @@ export * from './finish-notification';
 export * from './intake';
 export * from './schedule-step';
 export * from './script-reply';
+export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } from '../lua-commands';
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = ['intake-2', 'begin-attempt-3', 'finish-attempt-2', 'schedule-step-1', 'finish-notification-1'] as const;

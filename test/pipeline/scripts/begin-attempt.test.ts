@@ -1,0 +1,63 @@
+import { notificationKey, pendingIntakeKey, suppressionKey } from '@notify/core';
+import type { BeginAttemptArgs } from '@notify/pipeline';
+import { intakeArgs, NOW, useScriptRedis } from './script-redis';
+
+const { redis, scripts } = useScriptRedis();
+const { id, rh } = intakeArgs();
+const key = notificationKey(id);
+const begin = (overrides: Partial<BeginAttemptArgs> = {}) =>
+  scripts().beginAttempt({ id, rh, step: 1, channel: 'push', now: NOW + 10, budget: 3, ...overrides });
+
+describe('begin-attempt-3.lua', () => {
+  beforeEach(async () => {
+    await scripts().intake(intakeArgs());
+  });
+
+  it('proceed: opens the attempt, counts the call, answers only content and addresses', async () => {
+    const reply = await begin();
+    expect(reply).toEqual({ code: 'proceed', contentJson: JSON.stringify(intakeArgs().content), addressesJson: JSON.stringify(intakeArgs().addresses) });
+    expect(await redis().hmget(key, 'calls', 'status')).toEqual(['1', 'sending']);
+    expect(JSON.parse((await redis().hget(key, 'a:1')) as string)).toEqual({ step: 1, channel: 'push', kind: 'send', startedAt: NOW + 10 });
+    expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
+  });
+
+  it('terminal: a delivered, failed or unconfirmed record starts nothing', async () => {
+    for (const status of ['delivered', 'failed', 'unconfirmed']) {
+      await redis().hset(key, 'status', status);
+      await expect(begin()).resolves.toEqual({ code: 'terminal' });
+    }
+    expect(await redis().hget(key, 'calls')).toBe('0');
+  });
+
+  it('stale: a job for another step or channel than the record is at', async () => {
+    await expect(begin({ step: 2 })).resolves.toEqual({ code: 'stale' });
+    await expect(begin({ channel: 'sms' })).resolves.toEqual({ code: 'stale' });
+  });
+
+  it('stale: the step ran to its end already', async () => {
+    await redis().hset(key, 'a:1', JSON.stringify({ step: 1, channel: 'push', kind: 'send', startedAt: NOW, outcome: 'transient' }));
+    await expect(begin()).resolves.toEqual({ code: 'stale' });
+  });
+
+  it('crashed: the step was opened and never finished; it is marked unknown / worker-lost', async () => {
+    await begin();
+    await expect(begin({ now: NOW + 99 })).resolves.toEqual({ code: 'crashed' });
+    expect(JSON.parse((await redis().hget(key, 'a:1')) as string)).toMatchObject({ outcome: 'unknown', errorClass: 'worker-lost', finishedAt: NOW + 99 });
+    expect(await redis().hget(key, 'calls')).toBe('1');
+  });
+
+  it('missing: no record', async () => {
+    await expect(begin({ id: 'n-none' })).resolves.toEqual({ code: 'missing' });
+  });
+
+  it('suppressed: the recipient failed permanently on this channel', async () => {
+    await redis().set(suppressionKey(rh, 'push'), '1');
+    await expect(begin()).resolves.toEqual({ code: 'suppressed' });
+    expect(await redis().hget(key, 'calls')).toBe('0');
+  });
+
+  it('budget: no call left', async () => {
+    await redis().hset(key, 'calls', 3);
+    await expect(begin()).resolves.toEqual({ code: 'budget' });
+  });
+});

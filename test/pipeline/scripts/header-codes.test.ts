@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import {
+  BEGIN_ATTEMPT_CODES, FINISH_ATTEMPT_CODES, FINISH_NOTIFICATION_CODES, INTAKE_CODES, PIPELINE_LUA_DIR, PIPELINE_SCRIPTS, SCHEDULE_STEP_CODES,
+  type ReturnCodes,
+} from '@notify/pipeline';
+import { headerReturnCodes } from './lua-header';
+
+const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
+  'intake-2': INTAKE_CODES,
+  'begin-attempt-3': BEGIN_ATTEMPT_CODES,
+  'finish-attempt-2': FINISH_ATTEMPT_CODES,
+  'schedule-step-1': SCHEDULE_STEP_CODES,
+  'finish-notification-1': FINISH_NOTIFICATION_CODES,
+};
+
+describe.each(PIPELINE_SCRIPTS)('%s.lua', (script) => {
+  it('lists in its header exactly the return codes its TypeScript constant names', () => {
+    expect(headerReturnCodes(join(PIPELINE_LUA_DIR, `${script}.lua`))).toEqual({ ...CONSTANTS[script] });
+  });
+});
