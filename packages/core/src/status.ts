@@ -31,7 +31,8 @@ export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
  * message could not be rendered for the channel (decided before any call: nothing was sent,
  * no budget spent, the cascade moves on; never confused with a worker that died mid-call).
  */
-export type RecordedOutcome = AttemptOutcome | 'processing-error';
+export const RECORDED_OUTCOMES = [...ATTEMPT_OUTCOMES, 'processing-error'] as const;
+export type RecordedOutcome = (typeof RECORDED_OUTCOMES)[number];
 
 /** One external call, as the status record keeps it. */
 export interface AttemptRecord {

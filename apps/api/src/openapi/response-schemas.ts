@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTEMPT_OUTCOMES, CHANNELS, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, SKIP_REASONS, type ErrorCode } from '@notify/core';
+import { CHANNELS, RECORDED_OUTCOMES, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, SKIP_REASONS, type ErrorCode } from '@notify/core';
 import { BUDGET_ERROR_CATALOG, type BudgetErrorCode } from '@notify/budget-chain';
 import { deliveryStatusSchema, measurementSchema, tariffSchema } from '../tracking/records';
 
@@ -50,7 +50,8 @@ const attemptSchema = z.object({
   startedAt: z.number().describe('Unix ms.'),
   finishedAt: z.number().optional(),
   durationMs: z.number().optional(),
-  outcome: z.enum(ATTEMPT_OUTCOMES).optional().describe('Absent while the call is in flight.'),
+  outcome: z.enum(RECORDED_OUTCOMES).optional().describe('Absent while the call is in flight; processing-error: the message could not be rendered for the channel (nothing was called).'),
+  spent: z.boolean().optional().describe('false when the step spent none of the budget (the request never left, or a processing error).'),
   errorClass: z.string().optional(),
   message: z.string().optional(),
 });
@@ -67,7 +68,7 @@ export const notificationViewSchema = z.object({
   deliveredAt: z.number().optional(),
   finishedAt: z.number().optional(),
   latencyMs: z.number().optional(),
-  failureReason: z.string().optional().describe('budget-exhausted, all-channels-permanent, unknown-outcome-budget-exhausted, no channel available before the maximum age, or a processing error.'),
+  failureReason: z.string().optional().describe('failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age.'),
   attempts: z.array(attemptSchema),
   skips: z.array(z.object({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
 }).describe('Addresses and content are never returned.');
