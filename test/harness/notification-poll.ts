@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { notificationKey, type NotificationView } from '@notify/core';
+import { isTerminal, notificationKey, type NotificationView } from '@notify/core';
 import { toNotificationView } from '@notify/pipeline';
 import { waitFor } from './wait-for';
 
@@ -19,10 +19,10 @@ export async function readViews(redisUrl: string, ids: readonly string[]): Promi
   }
 }
 
-/** Waits until every notification is delivered or failed; returns their views. */
+/** Waits until every notification is terminal (delivered, failed or unconfirmed); returns their views. */
 export async function waitAllTerminal(redisUrl: string, ids: readonly string[], timeoutMs = 60_000): Promise<NotificationView[]> {
   return waitFor(`${ids.length} notifications terminal`, async () => {
     const views = await readViews(redisUrl, ids);
-    return views.every((v) => v.status === 'delivered' || v.status === 'failed') ? views : undefined;
+    return views.every((v) => isTerminal(v.status)) ? views : undefined;
   }, timeoutMs, 250);
 }
