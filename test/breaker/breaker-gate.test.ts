@@ -5,16 +5,20 @@ import { FAST_BREAKER, metricValue, openGate, sleep, type TestGate } from './gat
 
 /**
  * The breaker's rules against a real Redis (Lua on Redis's clock), with time scaled down:
- * window 1 s, min 10 calls, ratio 0.5, open 300 ms, 2 probes, 2 successes close, lease 600 ms.
+ * min 10 calls, ratio 0.5, 2 probes, 2 successes close. The window (60 s), the open period
+ * (1 s) and the lease (3 s) are long enough that a busy machine cannot slide or expire them in
+ * the middle of a step; only the sliding test uses the 1 s window, and state changes are
+ * waited for, not slept on.
  */
+const GATE = { windowMs: 60_000, openMs: 1_000, probeLeaseMs: 3_000 };
 let redis: TestRedis;
 let a: TestGate;
 let b: TestGate;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  a = await openGate(redis.url);
-  b = await openGate(redis.url);
+  a = await openGate(redis.url, GATE);
+  b = await openGate(redis.url, GATE);
 });
 afterAll(async () => {
   await a?.close();
@@ -33,6 +37,11 @@ async function calls(gate: TestGate, channel: 'push' | 'sms' | 'email', outcome:
 }
 
 const state = async (gate: TestGate, channel: 'push' | 'sms' | 'email') => (await gate.gate.states())[channel];
+
+/** Waits for the open period to end: read-only views say half-open from then on. */
+async function untilHalfOpen(gate: TestGate) {
+  await waitFor('push half-open', async () => (await readBreakerSnapshots(gate.redis))[0]?.state === 'half-open', GATE.openMs + 10_000);
+}
 
 async function tripPush(gate: TestGate) {
   await calls(gate, 'push', 'transient', FAST_BREAKER.minCalls);
@@ -79,10 +88,15 @@ it('never opens on permanent errors, even at 100 %', async () => {
 });
 
 it('forgets failures older than the window (sliding)', async () => {
-  await calls(a, 'push', 'transient', FAST_BREAKER.minCalls - 1);
-  await sleep(FAST_BREAKER.windowMs + 150);
-  await calls(a, 'push', 'transient', 1);
-  expect(await state(a, 'push')).toBe('closed');
+  const fast = await openGate(redis.url); // the 1 s window
+  try {
+    await calls(fast, 'push', 'transient', FAST_BREAKER.minCalls - 1);
+    await sleep(FAST_BREAKER.windowMs + 150);
+    await calls(fast, 'push', 'transient', 1);
+    expect(await state(fast, 'push')).toBe('closed');
+  } finally {
+    await fast.close();
+  }
 });
 
 it('is one breaker for every process: what one gate trips, another refuses', async () => {
@@ -108,11 +122,11 @@ it('ignores late answers of calls that started before it opened', async () => {
 
 it('half-open: a bounded number of probes, closes after the configured successes', async () => {
   await tripPush(a);
-  await sleep(FAST_BREAKER.openMs + 50);
+  await untilHalfOpen(a);
   // Read-only views already say half-open (since the open period ended); the next acquire records it.
   const [view] = await readBreakerSnapshots(a.redis);
   expect(view).toMatchObject({ state: 'half-open', probesInFlight: 0 });
-  expect(view!.at - view!.since!).toBeLessThan(FAST_BREAKER.openMs);
+  expect(view!.at - view!.since!).toBeLessThan(GATE.openMs);
   const p1 = await a.gate.acquire('push');
   const p2 = await b.gate.acquire('push');
   expect(p1).toBeDefined();
@@ -132,13 +146,13 @@ it('half-open: a bounded number of probes, closes after the configured successes
 
 it('half-open: a probe failure re-opens it for another open period', async () => {
   await tripPush(a);
-  await sleep(FAST_BREAKER.openMs + 50);
+  await untilHalfOpen(a);
   const probe = await a.gate.acquire('push');
   await probe!.release('transient');
   expect(await state(a, 'push')).toBe('open');
   expect(await a.gate.acquire('push')).toBeUndefined();
   // A permanent answer from a probe is neutral: frees the slot, no verdict.
-  await sleep(FAST_BREAKER.openMs + 50);
+  await untilHalfOpen(a);
   const neutral = await a.gate.acquire('push');
   await neutral!.release('permanent');
   expect(await state(a, 'push')).toBe('half-open');
@@ -146,14 +160,14 @@ it('half-open: a probe failure re-opens it for another open period', async () =>
 
 it('half-open: probes that never report do not wedge it (their leases expire)', async () => {
   await tripPush(a);
-  await sleep(FAST_BREAKER.openMs + 50);
+  await untilHalfOpen(a);
   const hung = [await a.gate.acquire('push'), await b.gate.acquire('push')];
   expect(hung.every(Boolean)).toBe(true);
   expect(await a.gate.acquire('push')).toBeUndefined();
   const [before] = await readBreakerSnapshots(a.redis);
   expect(before).toMatchObject({ state: 'half-open', probesInFlight: 2 });
   // Neither probe ever reports (their worker died). After the lease TTL the slots are free.
-  const fresh = await waitFor('a probe slot after the lease TTL', () => a.gate.acquire('push'), FAST_BREAKER.probeLeaseMs + 1_000, 50);
+  const fresh = await waitFor('a probe slot after the lease TTL', () => a.gate.acquire('push'), GATE.probeLeaseMs + 10_000, 50);
   const other = await b.gate.acquire('push');
   await fresh.release('delivered');
   await other!.release('delivered');
