@@ -5,7 +5,8 @@ import { waitFor } from '../harness/wait-for';
 import { describeWithTools, findTool, run } from './tools';
 import { metricFamilies, sendNotifications } from './traffic';
 
-const README = resolve(__dirname, '../../README.md');
+// The metric catalog is packages/metrics' README (the root README links it).
+const README = resolve(__dirname, '../../packages/metrics/README.md');
 
 let platform: TestPlatform | undefined;
 const expositions: { process: string; text: string }[] = [];
@@ -46,7 +47,7 @@ describe('README metric catalog', () => {
   it('names every notify_* metric the api and the worker expose', () => {
     const exposed = [...new Set(expositions.flatMap((e) => metricFamilies(e.text)).filter((n) => n.startsWith('notify_')))].sort();
     expect(exposed.length).toBeGreaterThanOrEqual(10);
-    if (!existsSync(README)) throw new Error('no README.md at the repository root: paste docs/metrics.md into it as the "Metrics" section');
+    if (!existsSync(README)) throw new Error('no packages/metrics/README.md: the metric catalog lives there');
     const readme = readFileSync(README, 'utf8');
     const missing = exposed.filter((name) => !new RegExp(`\\b${name}\\b`).test(readme));
     expect(missing).toEqual([]);
