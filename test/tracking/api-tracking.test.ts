@@ -11,8 +11,8 @@ it('answers a tracking query within its budget, behind the API key', async () =>
   const res = await request(platform.api.url).get('/v1/tracking/SHP-1').set('authorization', `Bearer ${TEST_API_KEY}`);
   expect([200, 504]).toContain(res.status);
   if (res.status === 200) expect(res.body).toMatchObject({ shipmentId: 'SHP-1' });
-  const metrics = await request(platform.api.url).get('/metrics');
-  expect(metrics.text).toContain('notify_tracking_requests_total');
+  const metrics = await (await fetch(platform.api.metricsUrl)).text();
+  expect(metrics).toContain('notify_tracking_requests_total');
   const sims = await (await fetch(`${platform.sims.controlUrl}/metrics`)).text();
   expect(sims).toContain('notify_tracking_abandoned_work_seconds_total');
 });

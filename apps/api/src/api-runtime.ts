@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import { ChannelQueues, IntakeService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
-import { connectRedis } from '@notify/runtime';
+import { connectRedis, createLimitedServer, listenOn, startMetricsListener } from '@notify/runtime';
 import { createBullBoardRouter } from './admin/bull-board';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
@@ -10,6 +10,8 @@ import type { ApiConfig } from './config';
 
 export interface RunningApi {
   url: string;
+  /** The metrics listener's `/metrics` (its own host and port, loopback by default). */
+  metricsUrl: string;
   /** Graceful stop: refuse new intake (503), let in-flight requests finish, close queues and Redis. */
   close(): Promise<void>;
 }
@@ -32,23 +34,30 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const shutdown = new AbortController();
   const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
-    redis, intake, recipients, registry, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
+    redis, intake, recipients, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
     bodyLimit: config.bodyLimit, isDraining: () => draining,
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       { path: '/admin/queues', router: createBullBoardRouter(queues.all(), '/admin/queues'), auth: 'admin' },
     ],
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  const server: Server = createLimitedServer(app, config.http);
+  const metricsListener = await startMetricsListener({
+    registry, host: config.metricsHost, port: config.metricsPort, limits: config.http,
+    readiness: () => ({ ready: !draining && redis.status === 'ready', body: { status: draining ? 'draining' : redis.status === 'ready' ? 'ready' : 'not-ready' } }),
   });
-  const address = server.address();
-  const port = address && typeof address === 'object' ? address.port : config.port;
+  let port: number;
+  try {
+    port = await listenOn(server, config.port, config.host);
+  } catch (error) {
+    await metricsListener.close();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host}:${port}`,
+    metricsUrl: metricsListener.url,
     close: () => {
       closing ??= (async () => {
         draining = true;
@@ -60,6 +69,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         clearTimeout(graceTimer);
         server.closeAllConnections();
         shutdown.abort();
+        await metricsListener.close();
         await tracking.close();
         await queues.close();
         await gate.close();

@@ -1,11 +1,10 @@
 import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import { NotifyError } from '@notify/core';
 import type { IntakeService, RecipientStore } from '@notify/pipeline';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
-import { errorMiddleware } from './error-middleware';
+import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
 import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
@@ -16,11 +15,11 @@ export interface AppDeps {
   redis: Redis;
   intake: IntakeService;
   recipients: RecipientStore;
-  registry: Registry;
   logger: Logger;
   apiKeys: readonly { key: string; tenant: string }[];
   adminApiKey: string;
-  bodyLimit: string;
+  /** Bytes; a declared Content-Length above it is refused with 413 before the body is read. */
+  bodyLimit: number;
   isDraining: () => boolean;
   /** Extra routers, mounted under their path with tenant or admin auth (tracking query, bull-board). */
   routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
@@ -34,9 +33,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger));
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
   app.use(docsRouter()); // GET /openapi.json and /docs, public like the health checks
-  app.get('/metrics', async (_req, res) => {
-    res.set('content-type', deps.registry.contentType).send(await deps.registry.metrics());
-  });
+  // No /metrics here: it has its own listener (api-runtime.ts), off the public port.
+  app.use(refuseOversizedBody(deps.bodyLimit));
 
   const tenant = requireTenant(createKeyring(deps.apiKeys));
   const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
@@ -44,7 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);
-    else if (extra.auth === 'admin') app.use(extra.path, requireAdmin(deps.adminApiKey), extra.router);
+    else if (extra.auth === 'admin') app.use(extra.path, requireAdmin(deps.adminApiKey), documentedErrorShape(), extra.router);
     else app.use(extra.path, extra.router);
   }
 

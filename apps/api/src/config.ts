@@ -1,32 +1,83 @@
 import { z } from 'zod';
 import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
-import { parseEnv, sharedEnvShape } from '@notify/runtime';
+import { DEV_DEFAULTS, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
 import { loadTrackingConfig } from './tracking';
 
-/** `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. */
+/** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
+export const PRODUCTION_KEY_LENGTH = 32;
+
+interface KeyEntry { key: string; tenant: string }
+
+/**
+ * `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. Messages name a pair by
+ * its position, never by any part of its key.
+ */
 const apiKeys = z.string().min(1, 'must list at least one key:tenant pair').transform((text, ctx) => {
-  const result: { key: string; tenant: string }[] = [];
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  const result: KeyEntry[] = [];
+  const seen = new Map<string, number>();
+  text.split(',').map((p) => p.trim()).filter(Boolean).forEach((pair, index) => {
+    const position = index + 1;
     const [key, tenant, ...rest] = pair.split(':');
     if (!key || !tenant || rest.length > 0 || key.length < 16 || !/^[A-Za-z0-9._-]+$/.test(tenant)) {
-      ctx.addIssue({ code: 'custom', message: `'${pair.slice(0, 4)}…' must be <key of 16+ characters>:<tenant>` });
-      return z.NEVER;
+      ctx.addIssue({ code: 'custom', message: `pair ${position} must be <key of 16+ characters>:<tenant>` });
+      return;
     }
+    const first = seen.get(key);
+    if (first !== undefined) {
+      // One key, two tenants: the lookup would silently pick one. Refused in every mode.
+      ctx.addIssue({ code: 'custom', message: `pairs ${first} and ${position} use the same key (each key belongs to one tenant)` });
+      return;
+    }
+    seen.set(key, position);
     result.push({ key, tenant });
-  }
+  });
   return result;
 });
 
-const schema = z.object({
+const bodyLimit = z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb').transform((text) => {
+  const [, digits, unit] = /^(\d+)(b|kb|mb)$/i.exec(text) as RegExpExecArray;
+  return Number(digits) * { b: 1, kb: 1024, mb: 1024 * 1024 }[(unit as string).toLowerCase() as 'b' | 'kb' | 'mb'];
+});
+
+/** Every variable the api reads (besides TRACKING_*: ./tracking/config.ts), exported for the docs test. */
+export const apiEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
-  API_HOST: z.string().default('127.0.0.1'),
-  API_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  API_KEYS: apiKeys.default([{ key: 'dev-key-change-me-0001', tenant: 'dev' }]),
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').default('dev-admin-key-change-me'),
+  ...httpServerLimitsEnvShape,
+  API_HOST: z.string().default(DEV_DEFAULTS.host),
+  API_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.apiPort),
+  /** Where /metrics is served: its own listener, loopback by default, never the public port. */
+  API_METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.apiMetricsPort),
+  /** Unset: the public development key (refused in production). */
+  API_KEYS: apiKeys.optional(),
+  /** Unset: the public development admin key (refused in production). */
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Record (idempotency key + status) lifetime: the idempotency window, at least 24 h. */
   RECORD_TTL_SECONDS: z.coerce.number().int().min(86_400, 'must be at least 86400 (the 24 h idempotency window)').default(7 * 86_400),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb').default('2mb'),
+  BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
+};
+
+/**
+ * Key rules. Every mode: no key twice, the admin key is no tenant's key. Production: both set
+ * explicitly (the development defaults are public) and each at least 32 characters.
+ */
+const schema = z.object(apiEnvShape).superRefine((c, ctx) => {
+  const production = c.NODE_ENV === 'production';
+  const issue = (path: 'API_KEYS' | 'ADMIN_API_KEY', message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (production && c.API_KEYS === undefined) issue('API_KEYS', 'must be set when NODE_ENV=production (the development key is public)');
+  if (production && c.ADMIN_API_KEY === undefined) issue('ADMIN_API_KEY', 'must be set when NODE_ENV=production (the development admin key is public)');
+  if (production) {
+    (c.API_KEYS ?? []).forEach(({ key }, i) => {
+      if (key.length < PRODUCTION_KEY_LENGTH) issue('API_KEYS', `the key of pair ${i + 1} is shorter than ${PRODUCTION_KEY_LENGTH} characters (production)`);
+    });
+    if (c.ADMIN_API_KEY !== undefined && c.ADMIN_API_KEY.length < PRODUCTION_KEY_LENGTH) {
+      issue('ADMIN_API_KEY', `is shorter than ${PRODUCTION_KEY_LENGTH} characters (production)`);
+    }
+  }
+  const admin = c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey;
+  const clash = (c.API_KEYS ?? []).findIndex(({ key }) => key === admin);
+  if (clash >= 0) issue('ADMIN_API_KEY', `must differ from every tenant key (it equals the key of API_KEYS pair ${clash + 1})`);
 });
 
 export type ApiConfig = ReturnType<typeof loadConfig>;
@@ -37,13 +88,17 @@ export function loadConfig(env: Record<string, string | undefined>) {
     env: c.NODE_ENV,
     host: c.API_HOST,
     port: c.API_PORT,
+    metricsHost: c.API_METRICS_HOST,
+    metricsPort: c.API_METRICS_PORT,
     redisUrl: c.REDIS_URL,
-    apiKeys: c.API_KEYS,
-    adminApiKey: c.ADMIN_API_KEY,
+    apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
+    adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
+    /** Bytes. */
     bodyLimit: c.BODY_LIMIT,
+    http: toHttpServerLimits(c),
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,

@@ -3,6 +3,20 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const STATIC_SEGMENT = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * What a log line says about where a request went, without the ids in it (a recipient id may be
+ * an e-mail address): the full route pattern (`/v1/recipients/:id`, mount path included) when a
+ * route matched; otherwise the path with every segment but the first two lowercase words
+ * (`/v1/recipients`) replaced by `*`.
+ */
+export function loggedRoute(req: Request): string {
+  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof pattern === 'string') return `${req.baseUrl}${pattern === '/' ? '' : pattern}` || '/';
+  const segments = req.originalUrl.split('?')[0]!.split('/').slice(1);
+  return `/${segments.map((segment, i) => (i < 2 && STATIC_SEGMENT.test(segment) ? segment : '*')).join('/')}`;
+}
 
 /** A request id (the caller's `x-request-id` if sane), echoed back and bound to a child logger. */
 export function requestContext(logger: Logger) {
@@ -12,7 +26,7 @@ export function requestContext(logger: Logger) {
     res.set('x-request-id', req.id);
     const started = performance.now();
     res.on('finish', () => {
-      logger.debug({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      logger.debug({ reqId: req.id, method: req.method, route: loggedRoute(req), status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
     });
     next();
   };

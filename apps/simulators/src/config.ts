@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
+import { DEV_DEFAULTS, httpServerLimitsEnvShape, logLevelEnv, parseEnv, toHttpServerLimits, type HttpServerLimits } from '@notify/runtime';
 import type { ChannelBehaviour } from './channel-faults';
 import { loadTrackingStoresConfig, type TrackingStoresConfig } from './tracking';
 
@@ -13,20 +14,23 @@ const rates = z.string().transform((text, ctx) => {
   return parts as [number, number, number];
 });
 
-const schema = z.object({
-  SIM_HOST: z.string().default('127.0.0.1'),
-  SIM_CONTROL_PORT: port.default(4100),
-  SIM_PUSH_PORT: port.default(4101),
-  SIM_SMS_PORT: port.default(4102),
-  SIM_EMAIL_PORT: port.default(4103),
+/** Every variable the simulators read (besides TRACKING_STORES_*: ./tracking/config.ts), for the docs test. */
+export const simulatorsEnvShape = {
+  ...httpServerLimitsEnvShape,
+  SIM_HOST: z.string().default(DEV_DEFAULTS.host),
+  SIM_CONTROL_PORT: port.default(DEV_DEFAULTS.simControlPort),
+  SIM_PUSH_PORT: port.default(DEV_DEFAULTS.providerPorts.push),
+  SIM_SMS_PORT: port.default(DEV_DEFAULTS.providerPorts.sms),
+  SIM_EMAIL_PORT: port.default(DEV_DEFAULTS.providerPorts.email),
   SIM_SEED: z.coerce.number().int().default(20260730),
   SIM_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(20),
   /** BI5: transient error per channel (push, sms, email). */
   SIM_TRANSIENT_RATES: rates.default([0.05, 0.02, 0.01]),
   /** BI6: permanent error per channel, a property of the address. */
   SIM_PERMANENT_RATES: rates.default([0.06, 0.02, 0.01]),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+  LOG_LEVEL: logLevelEnv,
+};
+const schema = z.object(simulatorsEnvShape);
 
 export interface SimulatorsConfig {
   host: string;
@@ -35,17 +39,14 @@ export interface SimulatorsConfig {
   seed: number;
   defaults: Record<Channel, ChannelBehaviour>;
   logLevel: string;
+  /** Timeouts and connection cap of every simulator port (providers, control, tracking stores). */
+  http: HttpServerLimits;
   /** The simulated tracking stores (their own TRACKING_STORES_* variables). */
   stores: TrackingStoresConfig;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): SimulatorsConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`invalid simulators configuration:\n${lines}`);
-  }
-  const c = parsed.data;
+  const c = parseEnv('simulators', schema, env);
   const defaults = {} as Record<Channel, ChannelBehaviour>;
   CHANNELS.forEach((channel, i) => {
     defaults[channel] = {
@@ -56,6 +57,6 @@ export function loadConfig(env: Record<string, string | undefined>): SimulatorsC
   return {
     host: c.SIM_HOST, controlPort: c.SIM_CONTROL_PORT,
     ports: { push: c.SIM_PUSH_PORT, sms: c.SIM_SMS_PORT, email: c.SIM_EMAIL_PORT },
-    seed: c.SIM_SEED, defaults, logLevel: c.LOG_LEVEL, stores: loadTrackingStoresConfig(env),
+    seed: c.SIM_SEED, defaults, logLevel: c.LOG_LEVEL, http: toHttpServerLimits(c), stores: loadTrackingStoresConfig(env),
   };
 }

@@ -1,4 +1,5 @@
 import { CHANNELS, type Channel } from '@notify/core';
+import { DEFAULT_HTTP_SERVER_LIMITS, type HttpServerLimits } from '@notify/runtime';
 import type { BehaviourPatch, ChannelBehaviour } from './channel-faults';
 import { Ledger } from './ledger';
 import { createProviderApp } from './provider-app';
@@ -10,6 +11,8 @@ export interface ProviderFleetOptions {
   ports: Record<Channel, number>;
   seed: number;
   defaults: Record<Channel, ChannelBehaviour>;
+  /** Timeouts and connection cap of the provider ports. @defaultValue DEFAULT_HTTP_SERVER_LIMITS */
+  limits?: HttpServerLimits;
 }
 
 /** The three simulated providers with their fault switches and one shared ledger. */
@@ -28,7 +31,7 @@ export class ProviderFleet {
         // One stream per channel, derived from the seed: a run is repeatable per channel.
         random: seededRandom(options.seed + index * 7_919),
       });
-      this.servers.set(channel, new RestartableServer(app, options.host, options.ports[channel]));
+      this.servers.set(channel, new RestartableServer(app, options.host, options.ports[channel], options.limits ?? DEFAULT_HTTP_SERVER_LIMITS));
     });
   }
 

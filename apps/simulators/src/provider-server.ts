@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import { createLimitedServer, listenOn, type HttpServerLimits } from '@notify/runtime';
 
 /**
  * An HTTP server that can be taken down and brought back on the same port, so "kill a
@@ -11,7 +12,7 @@ export class RestartableServer {
   private readonly sockets = new Set<Socket>();
   private boundPort: number;
 
-  constructor(private readonly app: Express, private readonly host: string, port: number) {
+  constructor(private readonly app: Express, private readonly host: string, port: number, private readonly limits: HttpServerLimits) {
     this.boundPort = port;
   }
 
@@ -25,18 +26,12 @@ export class RestartableServer {
 
   async start(): Promise<number> {
     if (this.server) return this.boundPort;
-    const server = createServer(this.app);
-    server.keepAliveTimeout = 60_000;
+    const server = createLimitedServer(this.app, this.limits);
     server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.boundPort, this.host, () => resolve());
-    });
-    const address = server.address();
-    if (address && typeof address === 'object') this.boundPort = address.port;
+    this.boundPort = await listenOn(server, this.boundPort, this.host);
     this.server = server;
     return this.boundPort;
   }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { createLimitedServer, listenOn, type HttpServerLimits } from '@notify/runtime';
 import pino, { type Logger } from 'pino';
 import type { Channel } from '@notify/core';
 import { createRegistry } from '@notify/metrics';
@@ -17,13 +18,9 @@ export interface RunningSimulators {
   close(): Promise<void>;
 }
 
-async function listen(app: Express, port: number, host: string): Promise<{ server: Server; url: string }> {
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address();
-  const bound = address && typeof address === 'object' ? address.port : port;
+async function listen(app: Express, port: number, host: string, limits: HttpServerLimits): Promise<{ server: Server; url: string }> {
+  const server = createLimitedServer(app, limits);
+  const bound = await listenOn(server, port, host);
   return { server, url: `http://${host}:${bound}` };
 }
 
@@ -38,14 +35,14 @@ async function closeServer(server: Server): Promise<void> {
  */
 export async function startSimulators(config: SimulatorsConfig, logger: Logger = pino({ level: 'silent' })): Promise<RunningSimulators> {
   const registry = createRegistry('simulators');
-  const fleet = new ProviderFleet({ host: config.host, ports: config.ports, seed: config.seed, defaults: config.defaults });
+  const fleet = new ProviderFleet({ host: config.host, ports: config.ports, seed: config.seed, defaults: config.defaults, limits: config.http });
   const stores = createTrackingStoresApp({ config: config.stores, registry, logger });
   const opened: Server[] = [];
   try {
     const providerUrls = await fleet.start();
-    const control = await listen(createControlApp(fleet, registry), config.controlPort, config.host);
+    const control = await listen(createControlApp(fleet, registry), config.controlPort, config.host, config.http);
     opened.push(control.server);
-    const storesServer = await listen(stores.app, config.stores.port, config.stores.host);
+    const storesServer = await listen(stores.app, config.stores.port, config.stores.host, config.http);
     opened.push(storesServer.server);
     return {
       fleet, stores, providerUrls, controlUrl: control.url, storesUrl: storesServer.url,

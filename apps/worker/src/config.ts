@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CHANNELS, PRIORITIES, type Channel } from '@notify/core';
+import { CHANNELS, type Channel, type Priority } from '@notify/core';
 import { DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
-import { parseEnv, sharedEnvShape } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
-const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, 'must be an origin like http://127.0.0.1:4101').default(`http://127.0.0.1:${port}`);
+const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, `must be an origin like ${devOrigin(port)}`).default(devOrigin(port));
 
 const roles = z.string().default('all').transform((text, ctx) => {
   const list = text.split(',').map((r) => r.trim()).filter(Boolean);
@@ -17,24 +17,37 @@ const roles = z.string().default('all').transform((text, ctx) => {
   return [...new Set(list)] as Channel[];
 });
 
-const laneShape: Record<string, z.ZodType> = {};
-for (const channel of CHANNELS) {
-  for (const priority of PRIORITIES) {
-    const lane = DEFAULT_BULKHEADS[channel][priority];
-    laneShape[`CONCURRENCY_${channel.toUpperCase()}_${priority.toUpperCase()}`] = z.coerce.number().int().min(1).max(1_000).default(lane.concurrency);
-    laneShape[`RATE_${channel.toUpperCase()}_${priority.toUpperCase()}`] = z.coerce.number().int().min(0).max(100_000).default(lane.ratePerSecond);
-  }
-}
+/** A lane's concurrency and rate variables, defaulting to the lane's sizing (BI4/BI5 derived). */
+const concurrency = (channel: Channel, priority: Priority) => z.coerce.number().int().min(1).max(1_000).default(DEFAULT_BULKHEADS[channel][priority].concurrency);
+const rate = (channel: Channel, priority: Priority) => z.coerce.number().int().min(0).max(100_000).default(DEFAULT_BULKHEADS[channel][priority].ratePerSecond);
 
-const schema = z.object({
+/** Written out (not generated) so each variable keeps its own type: no Record<string, number> cast. */
+const laneShape = {
+  CONCURRENCY_PUSH_URGENT: concurrency('push', 'urgent'),
+  CONCURRENCY_PUSH_REMINDER: concurrency('push', 'reminder'),
+  CONCURRENCY_SMS_URGENT: concurrency('sms', 'urgent'),
+  CONCURRENCY_SMS_REMINDER: concurrency('sms', 'reminder'),
+  CONCURRENCY_EMAIL_URGENT: concurrency('email', 'urgent'),
+  CONCURRENCY_EMAIL_REMINDER: concurrency('email', 'reminder'),
+  RATE_PUSH_URGENT: rate('push', 'urgent'),
+  RATE_PUSH_REMINDER: rate('push', 'reminder'),
+  RATE_SMS_URGENT: rate('sms', 'urgent'),
+  RATE_SMS_REMINDER: rate('sms', 'reminder'),
+  RATE_EMAIL_URGENT: rate('email', 'urgent'),
+  RATE_EMAIL_REMINDER: rate('email', 'reminder'),
+};
+
+/** Every variable the worker reads, exported for the configuration docs test. */
+export const workerEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
+  ...httpServerLimitsEnvShape,
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
   WORKER_ROLES: roles,
-  PROVIDER_PUSH_URL: url(4101),
-  PROVIDER_SMS_URL: url(4102),
-  PROVIDER_EMAIL_URL: url(4103),
+  PROVIDER_PUSH_URL: url(DEV_DEFAULTS.providerPorts.push),
+  PROVIDER_SMS_URL: url(DEV_DEFAULTS.providerPorts.sms),
+  PROVIDER_EMAIL_URL: url(DEV_DEFAULTS.providerPorts.email),
   PROVIDER_TIMEOUT_MS: ms(2_000, 60_000),
   CASCADE_TRANSIENT_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.transientDelayMs),
   CASCADE_PERMANENT_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.permanentDelayMs),
@@ -46,29 +59,35 @@ const schema = z.object({
   WORKER_LOCK_DURATION_MS: ms(DEFAULT_WORKER_LOCKS.lockDurationMs, 600_000),
   WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000),
   WORKER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).default(DEFAULT_WORKER_LOCKS.maxStalledCount),
-  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
   /** Where this worker serves /metrics, /healthz, /readyz; 0 picks a free port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.workerMetricsPort),
   /** How often this process refreshes its registration (the chaos CLI finds workers there); it expires after 3 missed beats. */
   PROCESS_HEARTBEAT_MS: ms(2_000, 60_000),
   /** Intake sweeper: re-adds first steps of notifications accepted but never started (0 = off). */
   INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
   INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
-});
+};
+const schema = z.object(workerEnvShape);
 
 export type WorkerConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: Record<string, string | undefined>) {
-  const c = parseEnv('worker', schema, env) as z.infer<typeof schema> & Record<string, number>;
-  const bulkheads = {} as BulkheadConfig;
-  for (const channel of CHANNELS) {
-    const lanes = {} as BulkheadConfig[Channel];
-    for (const priority of PRIORITIES) {
-      const suffix = `${channel.toUpperCase()}_${priority.toUpperCase()}`;
-      lanes[priority] = { concurrency: c[`CONCURRENCY_${suffix}`] as number, ratePerSecond: c[`RATE_${suffix}`] as number };
-    }
-    bulkheads[channel] = lanes;
-  }
+  const c = parseEnv('worker', schema, env);
+  const bulkheads: BulkheadConfig = {
+    push: {
+      urgent: { concurrency: c.CONCURRENCY_PUSH_URGENT, ratePerSecond: c.RATE_PUSH_URGENT },
+      reminder: { concurrency: c.CONCURRENCY_PUSH_REMINDER, ratePerSecond: c.RATE_PUSH_REMINDER },
+    },
+    sms: {
+      urgent: { concurrency: c.CONCURRENCY_SMS_URGENT, ratePerSecond: c.RATE_SMS_URGENT },
+      reminder: { concurrency: c.CONCURRENCY_SMS_REMINDER, ratePerSecond: c.RATE_SMS_REMINDER },
+    },
+    email: {
+      urgent: { concurrency: c.CONCURRENCY_EMAIL_URGENT, ratePerSecond: c.RATE_EMAIL_URGENT },
+      reminder: { concurrency: c.CONCURRENCY_EMAIL_REMINDER, ratePerSecond: c.RATE_EMAIL_REMINDER },
+    },
+  };
   const cascade: CascadeConfig = {
     budget: c.CASCADE_BUDGET,
     transientDelayMs: c.CASCADE_TRANSIENT_DELAY_MS,
@@ -101,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     metricsHost: c.METRICS_HOST,
     metricsPort: c.METRICS_PORT,
+    http: toHttpServerLimits(c),
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,

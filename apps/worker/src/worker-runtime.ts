@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import { ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, createBreakerGate, createStepProcessor, loadScripts, type ChannelGate, type ProviderEndpoint } from '@notify/pipeline';
-import { connectRedis, registerProcess } from '@notify/runtime';
+import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import type { WorkerConfig } from './config';
 
 export interface RunningWorker {
@@ -45,44 +44,24 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   sweeper.start();
 
   let draining = false;
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      if (req.url === '/metrics') {
-        res.setHeader('content-type', registry.contentType);
-        res.end(await registry.metrics());
-      } else if (req.url === '/healthz') {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ status: 'ok', roles: config.roles }));
-      } else if (req.url === '/readyz') {
-        const ok = !draining && redis.status === 'ready';
-        res.statusCode = ok ? 200 : 503;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ status: ok ? 'ready' : draining ? 'draining' : 'not-ready', redis: redis.status }));
-      } else {
-        res.statusCode = 404;
-        res.end();
-      }
-    })().catch(() => {
-      res.statusCode = 500;
-      res.end();
-    });
+  const listener = await startMetricsListener({
+    registry, host: config.metricsHost, port: config.metricsPort, limits: config.http, health: { roles: config.roles },
+    readiness: () => {
+      const ready = !draining && redis.status === 'ready';
+      return { ready, body: { status: ready ? 'ready' : draining ? 'draining' : 'not-ready', redis: redis.status } };
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.metricsPort, config.metricsHost, () => resolve());
-  });
-  const address = server.address();
-  const port = address && typeof address === 'object' ? address.port : config.metricsPort;
-  logger.info({ roles: config.roles, metrics: `http://${config.metricsHost}:${port}/metrics` }, 'worker started');
+  const metricsUrl = listener.url;
+  logger.info({ roles: config.roles, metrics: metricsUrl }, 'worker started');
   // Found by the chaos CLI (kill-worker, status); a SIGKILLed worker disappears after 3 missed beats.
-  const registration = await registerProcess(redis, { app: 'worker', roles: config.roles, metricsUrl: `http://${config.metricsHost}:${port}/metrics` }, {
+  const registration = await registerProcess(redis, { app: 'worker', roles: config.roles, metricsUrl }, {
     heartbeatMs: config.heartbeatMs,
     onError: (error) => logger.warn({ err: error }, 'process registry heartbeat failed'),
   });
 
   let closing: Promise<void> | undefined;
   return {
-    metricsUrl: `http://${config.metricsHost}:${port}/metrics`,
+    metricsUrl,
     close: () => {
       closing ??= (async () => {
         draining = true;
@@ -93,8 +72,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         await provider.close();
         await gate.close();
         await breakerRedis?.quit().catch(() => breakerRedis.disconnect());
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await listener.close();
         await redis.quit().catch(() => redis.disconnect());
       })();
       return closing;
