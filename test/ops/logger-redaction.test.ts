@@ -40,8 +40,9 @@ const CASES: [string, Record<string, unknown>][] = [
   ['a provider call', { to: PHONE, channel: 'sms' }],
   ['a provider request body', { request: { to: EMAIL, message: { subject: 'Hi' } } }],
   ['a provider request body, nested', { call: { body: { to: PUSH_TOKEN } } }],
-  ['single address fields', { phone: PHONE, email: EMAIL, pushToken: PUSH_TOKEN }],
-  ['single address fields, nested', { recipient: { id: 'r1', phone: PHONE, email: EMAIL, pushToken: PUSH_TOKEN } }],
+  ['phone and push token fields (names that mean nothing but an address)', { phone: PHONE, pushToken: PUSH_TOKEN, sms: { to: EMAIL } }],
+  ['a recipient\'s address fields', { recipient: { id: 'r1', phone: PHONE, email: EMAIL, pushToken: PUSH_TOKEN } }],
+  ['a recipient\'s address fields, nested', { job: { data: { recipient: { email: EMAIL } } }, phone: PHONE, pushToken: PUSH_TOKEN }],
 ];
 
 describe('createLogger redaction', () => {
@@ -63,6 +64,28 @@ describe('createLogger redaction', () => {
     const record = out.records()[0] as { notificationId: string; channel: string; step: number; recipient: { id: string; addresses: unknown } };
     expect(record).toMatchObject({ notificationId: 'a'.repeat(32), channel: 'sms', step: 2 });
     expect(record.recipient).toEqual({ id: 'r1', addresses: '[redacted]' });
+  });
+
+  it('keeps a key named after a channel: the simulators\' start-up log shows the e-mail provider\'s URL', () => {
+    const out = capture();
+    const providers = { push: 'http://127.0.0.1:4101', sms: 'http://127.0.0.1:4102', email: 'http://127.0.0.1:4103' };
+    createLogger('simulators', 'info', out.stream).info({ providers, control: 'http://127.0.0.1:4100' }, 'simulated providers listening');
+    expect(out.lines[0]).not.toContain('[redacted]');
+    expect((out.records()[0] as { providers: unknown }).providers).toEqual(providers);
+    // The same key inside a channel breakdown keeps its numbers too.
+    const counts = capture();
+    createLogger('worker', 'info', counts.stream).info({ deliveries: { push: 3, sms: 2, email: 1 }, channel: 'email' }, 'summary');
+    expect(counts.records()[0]).toMatchObject({ deliveries: { push: 3, sms: 2, email: 1 }, channel: 'email' });
+  });
+
+  it('redacts by where an address occurs, not only where these cases put it', () => {
+    const out = capture();
+    const logger = createLogger('api', 'info', out.stream);
+    logger.info({ profile: { recipient: { email: EMAIL } } }, 'a');
+    logger.info({ step: { call: { to: EMAIL } } }, 'b');
+    logger.info({ batch: { items: { addresses } } }, 'c');
+    expect(out.lines).toHaveLength(3);
+    for (const line of out.lines) for (const secret of SECRETS) expect(line).not.toContain(secret);
   });
 
   it('redacts the command arguments ioredis attaches to a Redis error (the intake script gets addresses)', async () => {
