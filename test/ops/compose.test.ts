@@ -90,9 +90,8 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     for (const name of ['api', 'worker', 'simulators']) {
       const service = services[name]!;
       expect(service.build).toBeDefined();
-      // The app is the process itself: not behind npx (drops SIGTERM) nor the tsx CLI (a child process).
-      expect(service.command?.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-      expect(service.command?.[3]).toBe(`apps/${name}/src/main.ts`);
+      // The app is the process itself, compiled: not behind npx (drops SIGTERM) nor tsx (dev only).
+      expect(service.command).toEqual(['node', `apps/${name}/dist/main.js`]);
       expect(service.init).toBe(true);
       const grace = Number(service.environment?.SHUTDOWN_GRACE_MS ?? 15_000) / 1000;
       expect(seconds(service.stop_grace_period)).toBeGreaterThan(grace);
@@ -108,11 +107,15 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
   });
 
-  it('has a Dockerfile on node:20-slim that installs with npm ci and runs the app with node --import tsx', () => {
+  it('has a multi-stage Dockerfile on node:20-slim whose image runs the compiled app with node, without dev dependencies, as a non-root user', () => {
     const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
-    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "apps\/api\/src\/main\.ts"\]$/m);
+    // The last stage is the image; its instructions only (comments may name the sources).
+    const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')).split('\n').filter((line) => !line.startsWith('#')).join('\n');
+    expect(final).toMatch(/^FROM node:20-slim$/m);
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev\b/m);
+    expect(final).not.toMatch(/npm ci(?! --omit=dev)|tsx|\/src\//);
+    expect(final).toMatch(/^USER node$/m);
+    expect(final).toMatch(/^CMD \["node", "apps\/api\/dist\/main\.js"\]$/m);
     expect(readFileSync(resolve(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
   });
 });
