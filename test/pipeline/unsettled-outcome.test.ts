@@ -1,0 +1,89 @@
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { notificationKey, type NotificationView } from '@notify/core';
+import { readViews, waitAllTerminal } from '../harness/notification-poll';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { waitFor } from '@notify/platform-kit';
+
+/**
+ * Issue 9.2: the first push call times out after the provider delivered; then push refuses
+ * connections. A refused reconciliation provably never left, so it spends no budget: the
+ * notification waits for its channel (re-checking at CASCADE_UNAVAILABLE_RETRY_MS) up to the
+ * maximum age. Push back in time -> delivered with 2 calls spent; never back -> `unconfirmed`
+ * (the provider did deliver: never `failed`). Breakers off, so only the rule is measured.
+ */
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform({
+    env: {
+      BREAKER_ENABLED: 'false', PROVIDER_TIMEOUT_MS: '300', CASCADE_RECONCILE_DELAY_MS: '2500',
+      CASCADE_UNAVAILABLE_RETRY_MS: '200', CASCADE_MAX_AGE_MS: '8000',
+    },
+    simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
+  });
+});
+afterAll(async () => { await platform?.stop(); });
+
+const auth = { authorization: `Bearer ${TEST_API_KEY}` };
+const control = (path: string, body?: unknown) => fetch(`${platform.sims.controlUrl}${path}`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
+});
+const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as { deliveries: number; calls: Record<string, number> };
+const view = async (id: string) => (await readViews(platform.redis.url, [id]))[0] as NotificationView;
+const refused = (v: NotificationView) => v.attempts.filter((a) => a.errorClass === 'ECONNREFUSED');
+
+/** Push answers after 1 s (the 300 ms call times out, the provider delivers), then push goes down. */
+async function timeOutThenGoDown(eventId: string): Promise<string> {
+  const before = await ledger();
+  await control('/control/channels/push', { mode: 'slow', slowMs: 1_000 });
+  const res = await request(platform.api.url).post('/v1/notifications').set(auth).send({
+    eventId, priority: 'urgent', content: { title: 't', body: 'b' },
+    recipient: { id: `r-${eventId}`, addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
+  });
+  expect(res.status).toBe(202);
+  const id = res.body.id as string;
+  await waitFor('the first push call to end unknown', async () => (await view(id)).attempts[0]?.outcome === 'unknown', 10_000);
+  await waitFor('the provider to deliver the timed-out call', async () => (await ledger()).deliveries === before.deliveries + 1, 10_000);
+  await control('/control/channels/push', { mode: 'down' });
+  await waitFor('two reconciliations refused at connect', async () => refused(await view(id)).length >= 2, 10_000);
+  return id;
+}
+
+it('a refused reconciliation spends no call: push comes back, the key reconciles, status delivered', async () => {
+  const before = await ledger();
+  const id = await timeOutThenGoDown('unsettled-back');
+  await control('/control/channels/push/restore');
+  const [done] = await waitAllTerminal(platform.redis.url, [id], 10_000);
+
+  expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
+  expect(refused(done!).every((a) => a.kind === 'reconcile' && a.outcome === 'transient' && a.spent === false)).toBe(true);
+  expect(done!.attempts.filter((a) => a.spent !== false).map((a) => [a.kind, a.outcome])).toEqual([['send', 'unknown'], ['reconcile', 'delivered']]);
+  expect(await hget(id, 'calls')).toBe('2');
+  const after = await ledger();
+  expect(after.deliveries - before.deliveries).toBe(1);
+  expect((after.calls.sms ?? 0) - (before.calls.sms ?? 0)).toBe(0);
+  expect((after.calls.email ?? 0) - (before.calls.email ?? 0)).toBe(0);
+});
+
+it('an unknown outcome its channel never lets us settle ends unconfirmed at the maximum age, never failed', async () => {
+  const id = await timeOutThenGoDown('unsettled-never');
+  const [done] = await waitAllTerminal(platform.redis.url, [id], 15_000);
+  await control('/control/channels/push/restore');
+
+  expect(done).toMatchObject({ status: 'unconfirmed', failureReason: 'unknown-outcome-unsettled-before-maximum-age' });
+  expect(done!.attempts.filter((a) => a.spent !== false)).toHaveLength(1);
+  expect(done!.attempts.every((a) => a.channel === 'push')).toBe(true);
+  const res = await request(platform.api.url).get(`/v1/notifications/${id}`).set(auth);
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ status: 'unconfirmed' });
+  expect(await hget(id, 'addresses')).toBeNull();
+});
+
+async function hget(id: string, field: string): Promise<string | null> {
+  const redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
+  try {
+    return await redis.hget(notificationKey(id), field);
+  } finally {
+    redis.disconnect();
+  }
+}
