@@ -12,7 +12,7 @@ import {
 } from './response-schemas';
 
 /** Every schema the document names, by its component name. */
-const NAMED_SCHEMAS = {
+export const NAMED_SCHEMAS = {
   NotificationRequest: notificationRequestSchema,
   BatchRequest: batchRequestSchema,
   RecipientProfile: recipientProfileSchema,

@@ -7,43 +7,46 @@ import { deliveryStatusSchema, measurementSchema, tariffSchema } from '../tracki
  * What the api answers, as zod schemas, for the OpenAPI document only (the request schemas
  * are core's, the ones the api validates with). Enums come from core's constants and the
  * error catalogs, so a new status, outcome or error code reaches the document by itself.
+ * Objects are strict (`additionalProperties: false`): test/ops/openapi-responses.test.ts
+ * parses the platform's real answers with them, so a field added to an answer and not here
+ * fails a test instead of going undocumented.
  */
 const channel = z.enum(CHANNELS);
 const status = z.enum(NOTIFICATION_STATUSES);
 const errorCodes = Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]];
 const budgetErrorCodes = Object.keys(BUDGET_ERROR_CATALOG) as [BudgetErrorCode, ...BudgetErrorCode[]];
 
-const fieldIssue = z.object({ field: z.string(), reason: z.string() });
+const fieldIssue = z.strictObject({ field: z.string(), reason: z.string() });
 
-export const errorResponseSchema = z.object({
-  error: z.object({
+export const errorResponseSchema = z.strictObject({
+  error: z.strictObject({
     code: z.enum(errorCodes).describe('A code of the error catalog (README, "Errors").'),
     message: z.string(),
     details: z.array(fieldIssue).optional().describe('One entry per invalid field (VALIDATION_FAILED).'),
   }),
 });
 
-export const acceptedResponseSchema = z.object({
+export const acceptedResponseSchema = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{32}$/).describe('sha256(tenant, eventId, recipient id), 128 bits in hex.'),
   status,
   duplicate: z.boolean().describe('true: the same (event id, recipient id) was accepted before with the same payload; nothing is sent again.'),
 });
 
-export const batchResponseSchema = z.object({
+export const batchResponseSchema = z.strictObject({
   accepted: z.number().int(),
   duplicates: z.number().int(),
   rejected: z.number().int(),
-  results: z.array(z.object({
+  results: z.array(z.strictObject({
     index: z.number().int(),
     httpStatus: z.number().int().describe('What a single POST of this item would have answered (202, 200 or 4xx).'),
     id: z.string().optional(),
     status: status.optional(),
     duplicate: z.boolean().optional(),
-    error: z.object({ code: z.enum(errorCodes), message: z.string(), details: z.array(fieldIssue).optional() }).optional(),
+    error: z.strictObject({ code: z.enum(errorCodes), message: z.string(), details: z.array(fieldIssue).optional() }).optional(),
   })).describe('In request order.'),
 });
 
-const attemptSchema = z.object({
+const attemptSchema = z.strictObject({
   step: z.number().int(),
   channel,
   kind: z.enum(['send', 'reconcile']).describe('reconcile re-sends with the same idempotency key after an unknown outcome.'),
@@ -56,7 +59,7 @@ const attemptSchema = z.object({
   message: z.string().optional(),
 });
 
-export const notificationViewSchema = z.object({
+export const notificationViewSchema = z.strictObject({
   id: z.string(),
   eventId: z.string(),
   recipientId: z.string(),
@@ -70,28 +73,28 @@ export const notificationViewSchema = z.object({
   latencyMs: z.number().optional(),
   failureReason: z.string().optional().describe('failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age.'),
   attempts: z.array(attemptSchema),
-  skips: z.array(z.object({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
+  skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
 }).describe('Addresses and content are never returned.');
 
-export const trackingResponseSchema = z.object({
+export const trackingResponseSchema = z.strictObject({
   shipmentId: z.string(),
   delivery: deliveryStatusSchema,
   tariff: tariffSchema,
   measurement: measurementSchema,
-  fee: z.object({ currency: z.string(), amountMinor: z.number().int(), chargeableGrams: z.number().int() }),
-  budget: z.object({
+  fee: z.strictObject({ currency: z.string(), amountMinor: z.number().int(), chargeableGrams: z.number().int() }),
+  budget: z.strictObject({
     policy: z.string(),
     budgetMs: z.number(),
     gatewayShareMs: z.number(),
     branchBudgetMs: z.number(),
     shares: z.record(z.string(), z.number()),
     elapsedMs: z.number(),
-    steps: z.array(z.object({ step: z.string(), outcome: z.string(), called: z.boolean(), timeoutMs: z.number(), elapsedMs: z.number() })),
+    steps: z.array(z.strictObject({ step: z.string(), outcome: z.string(), called: z.boolean(), timeoutMs: z.number(), elapsedMs: z.number() })),
   }).describe('How the 200 ms budget (K01) was split and spent.'),
 });
 
-export const trackingErrorSchema = z.object({
-  error: z.object({
+export const trackingErrorSchema = z.strictObject({
+  error: z.strictObject({
     code: z.enum([...budgetErrorCodes, 'VALIDATION_FAILED', 'INTERNAL']),
     step: z.string().optional().describe('The step that ran out of time or failed.'),
     header: z.string().optional().describe('The malformed deadline header (INVALID_DEADLINE_HEADER).'),
@@ -102,5 +105,5 @@ export const trackingErrorSchema = z.object({
   budget: z.unknown().optional(),
 });
 
-export const healthSchema = z.object({ status: z.literal('ok') });
-export const readySchema = z.object({ status: z.enum(['ready', 'draining', 'not-ready']), redis: z.string().optional() });
+export const healthSchema = z.strictObject({ status: z.literal('ok') });
+export const readySchema = z.strictObject({ status: z.enum(['ready', 'draining', 'not-ready']), redis: z.string().optional() });
