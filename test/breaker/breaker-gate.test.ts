@@ -1,6 +1,6 @@
 import { readBreakerSnapshots } from '@notify/pipeline';
-import { startTestRedis, type TestRedis } from '../harness/redis-server';
-import { waitFor } from '../harness/wait-for';
+import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
 import { FAST_BREAKER, metricValue, openGate, sleep, type TestGate } from './gate-fixtures';
 
 /**

@@ -20,6 +20,12 @@ export const FAST_BREAKER: BreakerConfig = {
   redisTimeoutMs: 300,
 };
 
+/** Small lanes: several workers share 2 cores with the test itself. */
+export const SMALL_LANES_ENV: Record<string, string> = {
+  CONCURRENCY_PUSH_URGENT: '8', CONCURRENCY_PUSH_REMINDER: '4', CONCURRENCY_SMS_URGENT: '8', CONCURRENCY_SMS_REMINDER: '4',
+  CONCURRENCY_EMAIL_URGENT: '8', CONCURRENCY_EMAIL_REMINDER: '4', SHUTDOWN_GRACE_MS: '3000',
+};
+
 export interface TestGate {
   gate: BreakerGate;
   redis: Redis;

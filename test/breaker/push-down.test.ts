@@ -3,13 +3,10 @@ import { type BreakerConfig } from '@notify/pipeline';
 import { createRedis } from '@notify/runtime';
 import type { Redis } from 'ioredis';
 import { createControlClient, type ControlClient } from '../../apps/chaos/src/control-client';
-import { runOpenLoopLoad } from '../../apps/chaos/src/scenario/load-generator';
+import { makeTraffic, sendEach, waitFor } from '@notify/platform-kit';
 import { readViews, summarize, waitUntilTerminal } from '../../apps/chaos/src/scenario/outcomes';
-import { makeTraffic } from '../../apps/chaos/src/scenario/traffic';
-import { TEST_API_KEY } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
-import { metricValue } from './gate-fixtures';
-import { startGatedPlatform, type GatedPlatform } from './gated-platform';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { metricValue, SMALL_LANES_ENV } from './gate-fixtures';
 
 /**
  * Acceptance for the breakers on the real pipeline: a private Redis, the simulators over HTTP,
@@ -24,12 +21,12 @@ const RATE = 40;
 const KILL_AT_MS = 2_000;
 const RESTORE_AT_MS = 6_000;
 
-let platform: GatedPlatform;
+let platform: TestPlatform;
 let control: ControlClient;
 let redis: Redis;
 
 beforeAll(async () => {
-  platform = await startGatedPlatform({ workerCount: 3, breaker: BREAKER });
+  platform = await startTestPlatform({ workerCount: 3, breaker: { config: BREAKER }, env: SMALL_LANES_ENV });
   control = createControlClient(platform.sims.controlUrl, 5_000);
   redis = createRedis(platform.redis.url, 'producer');
 });
@@ -64,13 +61,13 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   const restore = setTimeout(() => { void control.restore('push').then(() => { upAt = Date.now(); }); }, RESTORE_AT_MS);
   let load;
   try {
-    load = await runOpenLoopLoad({ apiUrl: platform.api.url, apiKey: TEST_API_KEY, items, ratePerSecond: RATE, maxInFlight: 32 });
+    load = await sendEach(items.map((i) => i.request), { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: RATE, maxInFlight: 32 });
   } finally {
     clearTimeout(kill);
     clearTimeout(restore);
   }
   await waitFor('push restored', () => Number.isFinite(upAt), 5_000);
-  const ids = load.sent.map((s) => s.id).filter((id): id is string => id !== undefined);
+  const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
   expect(ids).toHaveLength(items.length);
   expect(await waitUntilTerminal(redis, ids, 20_000)).toBe(0);
 
@@ -127,8 +124,8 @@ it('permanent errors at 100 % on a channel never open its breaker', async () => 
   try {
     const items = makeTraffic({ count: 200, seed: 12, urgentShare: 1, tag: 'smsperm' })
       .map((item) => ({ ...item, request: { ...item.request, recipient: { ...item.request.recipient, preferences: ['sms', 'email', 'push'] as Channel[] } } }));
-    const load = await runOpenLoopLoad({ apiUrl: platform.api.url, apiKey: TEST_API_KEY, items, ratePerSecond: 100, maxInFlight: 32 });
-    const ids = load.sent.map((s) => s.id).filter((id): id is string => id !== undefined);
+    const load = await sendEach(items.map((i) => i.request), { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: 100, maxInFlight: 32 });
+    const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
     expect(await waitUntilTerminal(redis, ids, 15_000)).toBe(0);
     const views = await readViews(redis, ids);
     const smsPermanent = views.flatMap((v) => v.attempts).filter((a) => a.channel === 'sms' && a.outcome === 'permanent').length;

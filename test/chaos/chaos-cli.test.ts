@@ -8,8 +8,8 @@ import { createRedis, listProcesses } from '@notify/runtime';
 import { runChaos } from '../../apps/chaos/src/run-chaos';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
-import { startTestRedis, type TestRedis } from '../harness/redis-server';
-import { waitFor } from '../harness/wait-for';
+import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
 import { spawnTs, type Spawned } from './spawn-fixture';
 
 /** The chaos CLI against the real simulators (HTTP) and a private Redis. */

@@ -2,8 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenario } from '../../apps/chaos/src/scenario/run-scenario';
-import type { ProcessGroup } from '../../apps/chaos/src/scenario/process-group';
-import { waitFor } from '../harness/wait-for';
+import type { ProcessGroup } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
 
 const ROOT = join(__dirname, '..', '..');
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { isTerminal, notificationKey, type NotificationView } from '@notify/core';
 import { toNotificationView } from '@notify/pipeline';
-import { waitFor } from './wait-for';
+import { waitFor } from '@notify/platform-kit';
 
 /** Reads many notification records straight from Redis (one pipeline), for test assertions. */
 export async function readViews(redisUrl: string, ids: readonly string[]): Promise<NotificationView[]> {

@@ -6,7 +6,7 @@ import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName } from '@notify/co
 import { createBullBoardRouter } from '../../apps/api/src/admin/bull-board';
 import { requireAdmin } from '../../apps/api/src/auth';
 import { errorMiddleware } from '../../apps/api/src/error-middleware';
-import { startTestRedis, type TestRedis } from '../harness/redis-server';
+import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
 
 const ADMIN_KEY = 'test-admin-key-0000000000';
 

@@ -4,11 +4,11 @@ import { request as httpRequest } from 'node:http';
 import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, notificationKey } from '@notify/core';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
-import { freePort } from '../harness/free-port';
+import { freePort } from '@notify/platform-kit';
 import { FAST_CASCADE_ENV, TEST_API_KEY } from '../harness/platform';
-import { startTestRedis, type TestRedis } from '../harness/redis-server';
-import { waitFor } from '../harness/wait-for';
-import { startApp, type AppProcess } from './app-process';
+import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
+import { spawnApp as startApp, type AppProcess } from '../harness/app-process';
 import { sendNotifications } from './traffic';
 
 /**
@@ -35,6 +35,9 @@ function baseEnv(): Record<string, string> {
     API_HOST: '127.0.0.1',
     METRICS_HOST: '127.0.0.1',
     API_KEYS: `${TEST_API_KEY}:tenant-a`,
+    // Production refuses to start without an explicit admin key of 32+ characters.
+    ADMIN_API_KEY: 'lifecycle-admin-key-0000000000000000',
+    API_METRICS_PORT: '0',
     PROVIDER_PUSH_URL: sims.providerUrls.push,
     PROVIDER_SMS_URL: sims.providerUrls.sms,
     PROVIDER_EMAIL_URL: sims.providerUrls.email,

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { NotifyError } from '@notify/core';
 import { createLogger } from '@notify/runtime';
-import { startTestRedis } from '../harness/redis-server';
+import { startPrivateRedis as startTestRedis } from '@notify/platform-kit';
 
 const PHONE = '+905551112233';
 const EMAIL = 'ayse.yilmaz@example.com';

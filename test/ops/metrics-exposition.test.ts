@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 import { describeWithTools, findTool, run } from './tools';
 import { metricFamilies, sendNotifications } from './traffic';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 import { dashboardQueries, loadDashboard } from './dashboard';
 import { startPrometheus, type RunningPrometheus } from './prometheus-server';
 import { describeWithTools, findTool } from './tools';

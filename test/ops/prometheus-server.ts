@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../harness/free-port';
-import { waitFor } from '../harness/wait-for';
+import { freePort } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
 
 export interface ScrapeJob {
   job: string;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
 
 let platform: TestPlatform;
@@ -162,7 +162,8 @@ describe('batch intake', () => {
 
 describe('status, metrics and health', () => {
   it('exposes intake and attempt metrics, health and readiness', async () => {
-    const metrics = await request(platform.api.url).get('/metrics');
+    const metrics = await request(platform.api.metricsUrl.replace(/\/metrics$/, '')).get('/metrics');
+    expect((await request(platform.api.url).get('/metrics')).status).toBe(404); // not on the public port
     expect(metrics.text).toContain('notify_intake_requests_total{result="accepted"');
     expect((await request(platform.api.url).get('/healthz')).status).toBe(200);
     expect((await request(platform.api.url).get('/readyz')).body.status).toBe('ready');

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 
 let platform: TestPlatform;
 beforeAll(async () => { platform = await startTestPlatform(); });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { spawnApp, type AppProcess } from '../harness/app-process';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 
 /**
@@ -20,7 +20,7 @@ beforeAll(async () => {
   platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.kill('SIGKILL');
+  for (const worker of workers) await worker.kill();
   await platform?.stop();
 });
 
@@ -52,7 +52,7 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
 
   // Kill it once it is visibly mid-run: some delivered, most not.
   await waitFor('the first worker to deliver some', async () => (await ledger()).deliveries >= 150, 60_000, 20);
-  await victim.kill('SIGKILL');
+  await victim.kill();
   const atKill = await ledger();
   expect(atKill.deliveries).toBeLessThan(COUNT);
 

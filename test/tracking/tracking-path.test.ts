@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { Agent } from 'undici';
 import { restoreTariff, slowTariff } from '../../apps/chaos/src/commands/tracking-store';
-import { waitFor } from '../harness/wait-for';
+import { waitFor } from '@notify/platform-kit';
 import { sample, startApi, startStores, timedGet, type ApiUnderTest, type Running, type StoresUnderTest, type Timed } from './harness';
 
 /**

@@ -1,11 +1,11 @@
 import { parseChaosArgs } from './args';
-import { isChaosError } from './errors';
+import { isCliError } from '@notify/platform-kit';
 
 function usage(argv: string[]): string {
   try {
     parseChaosArgs(argv);
   } catch (error) {
-    if (isChaosError(error) && error.code === 'USAGE') return error.message;
+    if (isCliError(error) && error.code === 'USAGE') return error.message;
     throw error;
   }
   throw new Error(`expected a usage error for ${argv.join(' ')}`);

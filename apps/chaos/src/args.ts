@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CHANNELS, isChannel, type Channel } from '@notify/core';
-import { usageError } from './errors';
+import { usageError } from '@notify/platform-kit';
 import { parseMs, parseRate } from './numbers';
 
 export type ChaosCommand =
@@ -47,7 +47,7 @@ options (override the env):
   --stores-url URL    tracking stores (env TRACKING_STORES_BASE_URL, default http://127.0.0.1:4600)
   --redis-url URL     the platform's Redis (env REDIS_URL, default redis://127.0.0.1:6379)
 
-exit codes: 0 done, 1 failed (a dependency did not answer; anything half-applied was restored), 2 bad input`;
+exit codes: 0 done, 1 failed (a dependency did not answer; anything half-applied was restored), 2 bad input, 130 interrupted`;
 
 const OPTIONS = {
   rate: { type: 'string' },
@@ -80,7 +80,7 @@ function channelArg(command: string, raw: string | undefined, allowAll = false):
   throw usageError(`unknown channel '${raw}'; expected one of ${expected}`);
 }
 
-/** Parses the CLI's argv (after `chaos`); throws a USAGE ChaosError on anything wrong, before any I/O. */
+/** Parses the CLI's argv (after `chaos`); throws a USAGE CliError on anything wrong, before any I/O. */
 export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
   let parsed;
   try {

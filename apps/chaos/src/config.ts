@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { usageError } from './errors';
+import { usageError } from '@notify/platform-kit';
 
 const schema = z.object({
   /** The simulators' control API (apps/simulators: SIM_CONTROL_PORT). */

@@ -1,5 +1,5 @@
 import type { Channel } from '@notify/core';
-import { ChaosError } from './errors';
+import { CliError, type LedgerSummary } from '@notify/platform-kit';
 
 /** A channel as the simulators' control API reports it. */
 export interface ChannelStatus {
@@ -13,14 +13,6 @@ export interface ChannelStatus {
 }
 
 export type BehaviourPatch = Partial<Pick<ChannelStatus, 'mode' | 'latencyMs' | 'slowMs' | 'transientRate' | 'permanentRate'>>;
-
-export interface LedgerSummary {
-  calls: Record<string, number>;
-  outcomes: Record<string, Record<string, number>>;
-  deliveredKeys: number;
-  deliveries: number;
-  duplicateKeys: string[];
-}
 
 export interface ControlClient {
   readonly baseUrl: string;
@@ -45,13 +37,13 @@ export function createControlClient(baseUrl: string, timeoutMs: number): Control
       });
     } catch (error) {
       const why = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : describe(error);
-      throw new ChaosError('DEPENDENCY_UNAVAILABLE', `simulators' control API at ${baseUrl} unreachable (${method} ${path}: ${why})`, { cause: error });
+      throw new CliError('DEPENDENCY_UNAVAILABLE', `simulators' control API at ${baseUrl} unreachable (${method} ${path}: ${why})`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
     const text = await response.text();
     if (!response.ok) {
-      throw new ChaosError('REFUSED', `simulators' control API answered ${response.status} to ${method} ${path}: ${text.slice(0, 300)}`);
+      throw new CliError('REFUSED', `simulators' control API answered ${response.status} to ${method} ${path}: ${text.slice(0, 300)}`);
     }
     return JSON.parse(text) as T;
   }

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { EXIT } from '@notify/platform-kit';
 import { runChaos } from './run-chaos';
 
 /** `npm run chaos -- <command>`: a thin entry; everything happens in runChaos. */
@@ -11,6 +12,6 @@ runChaos(process.argv.slice(2), {
   (code) => { process.exitCode = code; },
   (error: unknown) => {
     process.stderr.write(`chaos: unexpected failure: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failed;
   },
 );

@@ -1,4 +1,4 @@
-import { usageError } from './errors';
+import { usageError } from '@notify/platform-kit';
 
 /** A whole number of milliseconds in [min, max], written as plain digits (no 1e3, no 10s). */
 export function parseMs(flag: string, raw: string | undefined, min: number, max: number): number {

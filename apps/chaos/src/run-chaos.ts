@@ -7,7 +7,7 @@ import { redisPause } from './commands/redis-pause';
 import { status } from './commands/status';
 import { loadChaosConfig, type ChaosConfig } from './config';
 import { createControlClient } from './control-client';
-import { EXIT, isChaosError } from './errors';
+import { EXIT, isCliError } from '@notify/platform-kit';
 import type { ChaosIo } from './io';
 
 /**
@@ -23,7 +23,7 @@ export async function runChaos(argv: readonly string[], io: ChaosIo): Promise<nu
     command = args.command;
     config = loadChaosConfig(io.env, args.overrides);
   } catch (error) {
-    if (!isChaosError(error)) throw error;
+    if (!isCliError(error)) throw error;
     io.err(`chaos: ${error.message}`);
     io.err("run 'npm run chaos -- help' for the commands");
     return error.exitCode;
@@ -31,8 +31,8 @@ export async function runChaos(argv: readonly string[], io: ChaosIo): Promise<nu
   try {
     return await execute(command, config, io);
   } catch (error) {
-    io.err(`chaos: ${isChaosError(error) ? error.message : error instanceof Error ? error.message : String(error)}`);
-    return isChaosError(error) ? error.exitCode : EXIT.failed;
+    io.err(`chaos: ${isCliError(error) ? error.message : error instanceof Error ? error.message : String(error)}`);
+    return isCliError(error) ? error.exitCode : EXIT.failed;
   }
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { usageError } from '@notify/platform-kit';
 
 const schema = z.object({
   api: z.string().url().default('http://127.0.0.1:3000'),
@@ -22,16 +23,21 @@ export const USAGE = `usage: npm run loadgen -- [--api URL] [--key KEY] [--rate 
        [--mode batch|single] [--tick-ms MS] [--worker-metrics URL[,URL...]] [--sim-control URL|none]
        [--drain-seconds S] [--seed N] [--json]`;
 
-/** Parses the CLI flags (strictly: an unknown flag is an error, not a silent default). */
+/** Parses the CLI flags (strictly: an unknown flag is a usage error, exit 2, not a silent default). */
 export function loadConfig(argv: string[]): LoadgenConfig {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: Object.fromEntries(Object.keys(schema.shape).map((k) => [k, { type: k === 'json' ? 'boolean' : 'string' } as const])),
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: Object.fromEntries(Object.keys(schema.shape).map((k) => [k, { type: k === 'json' ? 'boolean' : 'string' } as const])),
+    }));
+  } catch (error) {
+    throw usageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n'));
+    throw usageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   }
   return parsed.data;
 }

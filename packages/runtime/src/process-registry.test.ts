@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { processIndexKey, processKey } from '@notify/core';
-import { startTestRedis, type TestRedis } from '../../../test/harness/redis-server';
-import { waitFor } from '../../../test/harness/wait-for';
+import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
+import { waitFor } from '@notify/platform-kit';
 import { listProcesses, registerProcess, removeProcess } from './process-registry';
 
 let server: TestRedis;

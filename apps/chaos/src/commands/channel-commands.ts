@@ -1,6 +1,6 @@
 import type { Channel } from '@notify/core';
 import type { BehaviourPatch, ChannelStatus, ControlClient } from '../control-client';
-import { EXIT, isChaosError } from '../errors';
+import { EXIT, isCliError } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 
 /** One line per channel: what it does now. */
@@ -20,7 +20,7 @@ export async function applyFault(control: ControlClient, channel: Channel, patch
     io.out(describeChannel(channel, status));
     return EXIT.ok;
   } catch (error) {
-    io.err(`chaos: ${isChaosError(error) ? error.message : String(error)}`);
+    io.err(`chaos: ${isCliError(error) ? error.message : String(error)}`);
     try {
       await control.restore(channel);
       io.err(`chaos: ${channel} was put back to its configured behaviour`);

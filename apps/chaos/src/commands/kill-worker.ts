@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import type { Channel } from '@notify/core';
 import { listProcesses, removeProcess, type ProcessInfo } from '@notify/runtime';
-import { ChaosError, EXIT } from '../errors';
+import { CliError, EXIT } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 import { connectRedis, redactUrl } from './redis-connect';
 
@@ -40,7 +40,7 @@ export async function killWorker(url: string, timeoutMs: number, role: Channel |
     const here = workers.filter((p) => p.host === host);
     if (here.length === 0) {
       const elsewhere = [...new Set(workers.map((p) => p.host))];
-      throw new ChaosError('NOT_FOUND', elsewhere.length > 0
+      throw new CliError('NOT_FOUND', elsewhere.length > 0
         ? `the workers running ${role} are registered on other hosts (${elsewhere.join(', ')}); kill-worker only signals processes on this host (${host})`
         : `no registered worker runs ${role === 'all' ? 'any role' : `role ${role}`} (workers register in Redis at start; is the platform running on ${redactUrl(url)}?)`);
     }
@@ -56,7 +56,7 @@ export async function killWorker(url: string, timeoutMs: number, role: Channel |
       io.out(describeKill(worker));
       return EXIT.ok;
     }
-    throw new ChaosError('NOT_FOUND', `every registered worker running ${role} on this host was already gone`);
+    throw new CliError('NOT_FOUND', `every registered worker running ${role} on this host was already gone`);
   } finally {
     redis.disconnect();
   }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createRedis } from '@notify/runtime';
-import { ChaosError } from '../errors';
+import { CliError } from '@notify/platform-kit';
 
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
@@ -30,7 +30,7 @@ export async function connectRedis(url: string, timeoutMs: number): Promise<Redi
     });
   } catch (error) {
     redis.disconnect();
-    throw new ChaosError('DEPENDENCY_UNAVAILABLE', `Redis at ${redactUrl(url)} unreachable (${(error as Error).message})`, { cause: error });
+    throw new CliError('DEPENDENCY_UNAVAILABLE', `Redis at ${redactUrl(url)} unreachable (${(error as Error).message})`, { cause: error });
   }
   return redis;
 }

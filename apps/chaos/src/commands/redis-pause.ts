@@ -1,4 +1,4 @@
-import { EXIT } from '../errors';
+import { EXIT } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 import { connectRedis, redactUrl } from './redis-connect';
 

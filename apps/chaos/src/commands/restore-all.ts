@@ -1,5 +1,5 @@
 import type { ControlClient } from '../control-client';
-import { EXIT, isChaosError } from '../errors';
+import { EXIT, isCliError } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 import { describeChannel } from './channel-commands';
 import { restoreTariff } from './tracking-store';
@@ -14,7 +14,7 @@ export async function restoreAll(control: ControlClient, storesUrl: string, io: 
     const all = await control.restoreAll();
     for (const [channel, status] of Object.entries(all)) io.out(describeChannel(channel, status));
   } catch (error) {
-    io.err(`chaos: ${isChaosError(error) || error instanceof Error ? error.message : String(error)}`);
+    io.err(`chaos: ${isCliError(error) || error instanceof Error ? error.message : String(error)}`);
     code = EXIT.failed;
   }
   try {

@@ -2,7 +2,7 @@ import type { Channel } from '@notify/core';
 import { readBreakerSnapshots, type BreakerSnapshot } from '@notify/pipeline';
 import { listProcesses, type ProcessInfo } from '@notify/runtime';
 import type { ChannelStatus, ControlClient } from '../control-client';
-import { EXIT } from '../errors';
+import { EXIT } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 import { describeChannel } from './channel-commands';
 import { connectRedis, redactUrl } from './redis-connect';

@@ -1,5 +1,5 @@
 import type { Store } from '../args';
-import { ChaosError, EXIT } from '../errors';
+import { CliError, EXIT } from '@notify/platform-kit';
 import type { ChaosIo } from '../io';
 import { restoreTariff, slowTariff } from './tracking-store';
 
@@ -29,7 +29,7 @@ export async function restoreStore(storesUrl: string, _store: Store, io: ChaosIo
     io.out(`tariff store: ${state.tariffMode}`);
     return EXIT.ok;
   } catch (error) {
-    throw new ChaosError('DEPENDENCY_UNAVAILABLE', message(error), { cause: error });
+    throw new CliError('DEPENDENCY_UNAVAILABLE', message(error), { cause: error });
   }
 }
 
@@ -44,7 +44,7 @@ export async function readTariffMode(storesUrl: string, timeoutMs: number): Prom
     return body.tariffMode;
   } catch (error) {
     const why = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : message(error);
-    throw new ChaosError('DEPENDENCY_UNAVAILABLE', `tracking stores at ${storesUrl} unreachable (GET /control/stats: ${why})`, { cause: error });
+    throw new CliError('DEPENDENCY_UNAVAILABLE', `tracking stores at ${storesUrl} unreachable (GET /control/stats: ${why})`, { cause: error });
   } finally {
     clearTimeout(timer);
   }

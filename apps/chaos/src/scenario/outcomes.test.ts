@@ -1,7 +1,6 @@
 import type { NotificationView } from '@notify/core';
 import { breakerTimes } from './breaker-timeline';
 import { summarize } from './outcomes';
-import { latencyStats, percentile } from './stats';
 
 const view = (over: Partial<NotificationView>): NotificationView => ({
   id: 'x', eventId: 'e', recipientId: 'r', priority: 'urgent', status: 'delivered', plan: ['push', 'sms', 'email'],
@@ -27,12 +26,6 @@ it('summarizes delivery, calls, calls to the dead channel and latency from the r
   expect(figures.urgentByPreferred.push.before).toMatchObject({ count: 1, meanMs: 10 });
   expect(figures.urgentByPreferred.push.during).toMatchObject({ count: 1, meanMs: 3010 });
   expect(figures.urgentByPreferred.sms.during).toMatchObject({ count: 1, meanMs: 20 });
-});
-
-it('percentiles by nearest rank', () => {
-  expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
-  expect(percentile([], 95)).toBeUndefined();
-  expect(latencyStats([10, 20])).toEqual({ count: 2, meanMs: 15, p95Ms: 20 });
 });
 
 it('times the breaker from the outage: first open after the kill, first close after the restore', () => {

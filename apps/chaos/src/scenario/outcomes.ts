@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isTerminal, notificationKey, type Channel, type NotificationView, type Priority } from '@notify/core';
 import { toNotificationView, type RecordFields } from '@notify/pipeline';
-import { latencyStats, type LatencyStats } from './stats';
+import { latencyStats, type LatencyStats } from '@notify/platform-kit';
 
 const CHUNK = 500;
 

@@ -1,6 +1,8 @@
 import type { RunResult } from './run-push-down';
 import type { ScenarioOptions } from './scenario-args';
-import type { LatencyStats } from './stats';
+import { CHANNELS } from '@notify/core';
+import { BI_ASSUMPTIONS } from '@notify/models';
+import type { LatencyStats } from '@notify/platform-kit';
 
 /**
  * The seed's published model (brief section 1, 104,167 notifications = one peak minute,
@@ -26,7 +28,7 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
   const scale = options.timeScale;
   const first = runs[0];
   const out: string[] = [];
-  out.push(`push-down: ${options.notifications} notifications at ${options.ratePerSecond}/s (open loop, shares push/sms/email 0.55/0.25/0.20, ${options.urgentShare * 100} % urgent), ${options.workers} worker process(es)`);
+  out.push(`push-down: ${options.notifications} notifications at ${options.ratePerSecond}/s (open loop, shares ${CHANNELS.join('/')} ${CHANNELS.map((c) => BI_ASSUMPTIONS.channelShare[c].toFixed(2)).join('/')}, ${options.urgentShare * 100} % urgent), ${options.workers} worker process(es)`);
   if (first) out.push(`push killed (connection refused) at +${(first.downAtMs / 1_000).toFixed(1)} s, restored at +${(first.upAtMs / 1_000).toFixed(1)} s of a ${(first.loadMs / 1_000).toFixed(1)} s load`);
   out.push(`time scale ${scale}: cascade wait ${Math.round(30_000 * scale)} ms (BI9 30 s), breaker window ${Math.round(10_000 * scale)} ms, open ${Math.round(5_000 * scale)} ms; min calls 20, ratio 0.5, 3 probes, 2 successes close`);
   out.push('');

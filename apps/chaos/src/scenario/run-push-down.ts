@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { breakerKey, type Channel } from '@notify/core';
+import { makeTraffic, ProcessGroup, sendEach, startProcessPlatform, type ProcessPlatform } from '@notify/platform-kit';
 import { createRedis } from '@notify/runtime';
 import type { ScenarioEnv } from '../config';
 import { createControlClient } from '../control-client';
 import { breakerTimes, watchBreaker } from './breaker-timeline';
-import { runOpenLoopLoad } from './load-generator';
 import { readViews, summarize, waitUntilTerminal, type RunFigures } from './outcomes';
-import { SCENARIO_API_KEY, startPlatform, type ScenarioPlatform } from './platform-launcher';
-import { ProcessGroup } from './process-group';
 import { scaledAppEnv, type BreakerMode, type ScenarioOptions } from './scenario-args';
-import { makeTraffic } from './traffic';
+
+export const SCENARIO_API_KEY = 'scenario-key-0000000000000001';
+export const SCENARIO_TENANT = 'scenario';
 
 export interface RunResult {
   mode: BreakerMode;
@@ -40,18 +40,18 @@ export const OUTAGE = { from: 0.25, to: 0.75 } as const;
  * refused) and restore it on schedule, wait until every notification is terminal, read the
  * records and the ledger, stop every process (also on failure or abort).
  */
-export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, ctx: { root: string; env: ScenarioEnv; signal: AbortSignal; groups: ProcessGroup[]; progress?: (text: string) => void }): Promise<RunResult> {
+export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, ctx: { env: ScenarioEnv; signal: AbortSignal; groups: ProcessGroup[]; progress?: (text: string) => void }): Promise<RunResult> {
   const dir = mkdtempSync(join(ctx.env.inherited.TMPDIR ?? '/tmp', `notify-scenario-${mode}-`));
-  const group = new ProcessGroup(dir);
+  const group = new ProcessGroup({ logDir: dir });
   ctx.groups.push(group);
   const channel: Channel = 'push';
   let redis: ReturnType<typeof createRedis> | undefined;
-  let platform: ScenarioPlatform | undefined;
+  let platform: ProcessPlatform | undefined;
   let watcher: ReturnType<typeof watchBreaker> | undefined;
   try {
-    platform = await startPlatform({
-      root: ctx.root, group, env: ctx.env, dataDir: dir, workers: options.workers,
-      appEnv: scaledAppEnv(options, mode), entries: options.entries, signal: ctx.signal,
+    platform = await startProcessPlatform({
+      group, inherited: ctx.env.inherited, redisServer: ctx.env.redisServer, dataDir: dir, workers: options.workers,
+      apiKeys: `${SCENARIO_API_KEY}:${SCENARIO_TENANT}`, appEnv: scaledAppEnv(options, mode), entries: options.entries, signal: ctx.signal,
     });
     redis = createRedis(platform.redisUrl, 'producer');
     const control = createControlClient(platform.controlUrl, 5_000);
@@ -73,8 +73,8 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
     const loadStart = Date.now();
     let load;
     try {
-      load = await runOpenLoopLoad({
-        apiUrl: platform.apiUrl, apiKey: SCENARIO_API_KEY, items, ratePerSecond: options.ratePerSecond, maxInFlight: 64, signal: ctx.signal,
+      load = await sendEach(items.map((item) => item.request), {
+        apiUrl: platform.apiUrl, apiKey: SCENARIO_API_KEY, ratePerSecond: options.ratePerSecond, maxInFlight: 64, signal: ctx.signal,
       });
     } finally {
       clearTimeout(killTimer);
@@ -85,7 +85,7 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
     if (!Number.isFinite(upAt)) upAt = Date.now();
     if (group.unexpectedExit) throw new Error(group.unexpectedExit);
 
-    const ids = load.sent.map((s) => s.id).filter((id): id is string => id !== undefined);
+    const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
     // The last notifications may need every cascade step: 2 transient waits + reconciles, with slack.
     const drainMs = Math.max(20_000, 4 * Number(scaledAppEnv(options, mode).CASCADE_TRANSIENT_DELAY_MS));
     const unfinished = await waitUntilTerminal(redis, ids, drainMs, ctx.signal);
@@ -105,7 +105,7 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
       mode,
       figures: summarize(views, items.length, (v) => (v.plan[0] ?? 'push') as Channel, { channel, downAt, upAt }),
       duplicates: ledger.duplicateKeys.length,
-      rejected: load.sent.filter((s) => s.status !== 202).length,
+      rejected: load.answers.filter((s) => s.status !== 202).length,
       unfinished,
       ...(times.openedAfterMs !== undefined ? { openedAfterMs: times.openedAfterMs } : {}),
       ...(times.closedAfterMs !== undefined ? { closedAfterMs: times.closedAfterMs } : {}),
@@ -113,7 +113,7 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
       breakerActive,
       downAtMs: downAt - loadStart,
       upAtMs: upAt - loadStart,
-      loadMs: load.durationMs,
+      loadMs: Math.round(load.seconds * 1_000),
       maxLagMs: load.maxLagMs,
       logDir: dir,
     };

@@ -1,21 +1,18 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { EXIT, isCliError, type ProcessGroup } from '@notify/platform-kit';
 import { loadScenarioEnv } from '../config';
-import { EXIT, isChaosError } from '../errors';
 import type { ChaosIo } from '../io';
-import type { ProcessGroup } from './process-group';
 import { formatReport } from './report';
 import { runPushDown, type RunResult } from './run-push-down';
 import { parseScenarioArgs, SCENARIO_USAGE } from './scenario-args';
-
-export const SCENARIO_ROOT = join(__dirname, '..', '..', '..', '..');
 
 /** Hard bound on one scenario, whatever its options: past it, everything is stopped. */
 const MAX_SCENARIO_MS = 10 * 60_000;
 
 /**
  * `chaos:scenario push-down ...` as a function. Every process it starts is registered in a
- * ProcessGroup (`groups`, so the entry can SIGKILL them from process 'exit'), and stopped in
+ * ProcessGroup (listed in `groups` for the caller; each group SIGKILLs its children from process
+ * 'exit' by itself), and stopped in
  * `finally` on success, failure, timeout or `signal` (SIGINT).
  */
 export async function runScenario(argv: readonly string[], io: ChaosIo, signal: AbortSignal, groups: ProcessGroup[] = []): Promise<number> {
@@ -23,7 +20,7 @@ export async function runScenario(argv: readonly string[], io: ChaosIo, signal: 
   try {
     options = parseScenarioArgs(argv);
   } catch (error) {
-    if (!isChaosError(error)) throw error;
+    if (!isCliError(error)) throw error;
     io.err(`chaos:scenario: ${error.message}`);
     io.err("run 'npm run chaos:scenario -- help' for the options");
     return error.exitCode;
@@ -44,7 +41,7 @@ export async function runScenario(argv: readonly string[], io: ChaosIo, signal: 
     for (const mode of options.breaker) {
       if (!options.json) io.err(`chaos:scenario: run with the breaker ${mode}...`);
       const progress = (text: string) => { if (!options.json) io.err(`chaos:scenario: ${text}`); };
-      runs.push(await runPushDown(options, mode, { root: SCENARIO_ROOT, env, signal: abort.signal, groups, progress }));
+      runs.push(await runPushDown(options, mode, { env, signal: abort.signal, groups, progress }));
       if (abort.signal.aborted) throw new Error('interrupted');
     }
   } catch (error) {

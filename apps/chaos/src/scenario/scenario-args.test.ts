@@ -1,11 +1,11 @@
-import { isChaosError } from '../errors';
+import { isCliError } from '@notify/platform-kit';
 import { parseScenarioArgs, scaledAppEnv } from './scenario-args';
 
 const usage = (argv: string[]) => {
   try {
     parseScenarioArgs(argv);
   } catch (error) {
-    if (isChaosError(error) && error.exitCode === 2) return error.message;
+    if (isCliError(error) && error.exitCode === 2) return error.message;
     throw error;
   }
   throw new Error('expected a usage error');

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { usageError } from '../errors';
+import { breakerTimeEnv, cascadeTimeEnv, DEFAULT_ENTRIES, usageError, type AppEntries } from '@notify/platform-kit';
 import { parseCount } from '../numbers';
-import { DEFAULT_ENTRIES, type PlatformEntries } from './platform-launcher';
 
 export type BreakerMode = 'on' | 'off';
 
@@ -15,7 +14,7 @@ export interface ScenarioOptions {
   seed: number;
   urgentShare: number;
   json: boolean;
-  entries: PlatformEntries;
+  entries: AppEntries;
 }
 
 export const SCENARIO_USAGE = `usage: npm run chaos:scenario -- push-down [options]
@@ -80,19 +79,5 @@ export function parseScenarioArgs(argv: readonly string[]): ScenarioOptions | 'h
 
 /** The env that scales time for the api and workers, and turns the breakers on or off. */
 export function scaledAppEnv(options: Pick<ScenarioOptions, 'timeScale'>, mode: BreakerMode): Record<string, string> {
-  const s = (ms: number) => String(Math.max(1, Math.round(ms * options.timeScale)));
-  const providerTimeoutMs = 2_000;
-  return {
-    CASCADE_TRANSIENT_DELAY_MS: s(30_000),
-    CASCADE_PERMANENT_DELAY_MS: '0',
-    CASCADE_RECONCILE_DELAY_MS: s(5_000),
-    CASCADE_UNAVAILABLE_RETRY_MS: s(5_000),
-    PROVIDER_TIMEOUT_MS: String(providerTimeoutMs),
-    BREAKER_ENABLED: mode === 'on' ? 'true' : 'false',
-    BREAKER_WINDOW_MS: s(10_000),
-    BREAKER_OPEN_MS: s(5_000),
-    // Never shorter than a call can take, or a slow probe would lose its lease before answering.
-    BREAKER_PROBE_LEASE_MS: String(Math.max(Math.round(10_000 * options.timeScale), providerTimeoutMs + 500)),
-    BREAKER_CACHE_MS: s(250),
-  };
+  return { ...cascadeTimeEnv(options.timeScale), ...breakerTimeEnv(options.timeScale, mode === 'on') };
 }

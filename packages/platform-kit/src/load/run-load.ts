@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '../services/wait-for';
 import { runOpenLoop } from './open-loop';
-import { buildReport, takeSnapshot, terminalCount, type RunReport } from './run-report';
-import { createTraffic } from './traffic';
+import { buildReport, takeSnapshot, terminalCount, type RunReport, type Snapshot } from './run-report';
+import { trafficMix } from './traffic-mix';
 
 export interface RunLoadOptions {
   apiUrl: string;
@@ -15,28 +16,23 @@ export interface RunLoadOptions {
   simControlUrl: string | undefined;
   drainSeconds: number;
   seed: number;
-  /** Called once, halfway through the offered load (chaos scenarios hook in here). */
-  midway?: () => Promise<void>;
+  signal?: AbortSignal;
 }
 
-/** Offers the load, waits (bounded) until every accepted notification is terminal, reports. */
+/** Offers the brief's traffic open loop, waits (bounded) until every accepted notification is terminal, reports. */
 export async function runLoad(options: RunLoadOptions): Promise<RunReport> {
   const before = await takeSnapshot(options.workerMetricsUrls, options.simControlUrl);
-  const traffic = createTraffic(randomUUID().slice(0, 8), options.seed, options.urgentShare);
-  const midway = options.midway
-    ? new Promise<void>((resolve, reject) => setTimeout(() => options.midway!().then(resolve, reject), (options.seconds * 1_000) / 2))
-    : Promise.resolve();
+  const next = trafficMix({ tag: randomUUID().slice(0, 8), seed: options.seed, urgentShare: options.urgentShare });
   const load = await runOpenLoop({
     apiUrl: options.apiUrl, apiKey: options.apiKey, ratePerSecond: options.rate, seconds: options.seconds,
-    tickMs: options.tickMs, mode: options.mode, next: traffic, maxInFlight: 256,
+    tickMs: options.tickMs, mode: options.mode, next: () => next().request, maxInFlight: 256, whenFull: 'skip',
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  await midway;
   const target = terminalCount(before) + load.accepted;
-  const drainUntil = Date.now() + options.drainSeconds * 1_000;
-  let after = await takeSnapshot(options.workerMetricsUrls, options.simControlUrl);
-  while (terminalCount(after) < target && Date.now() < drainUntil) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  let after: Snapshot = await takeSnapshot(options.workerMetricsUrls, options.simControlUrl);
+  await waitFor('every accepted notification terminal', async () => {
     after = await takeSnapshot(options.workerMetricsUrls, options.simControlUrl);
-  }
+    return terminalCount(after) >= target;
+  }, options.drainSeconds * 1_000, 250, options.signal).catch(() => undefined);
   return buildReport(load, before, after);
 }

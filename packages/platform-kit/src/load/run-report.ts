@@ -1,16 +1,17 @@
-import { histogramBuckets, quantileFromBuckets, sumSamples } from './prometheus-text';
+import { ledgerCalls, readLedger, type LedgerSummary } from './ledger';
 import type { OpenLoopResult } from './open-loop';
+import { histogramBuckets, quantileFromBuckets, sumSamples } from './prometheus-text';
+import { percentile } from './stats';
 
+/** The workers' metrics and the simulators' ledger at one moment (both are cumulative). */
 export interface Snapshot {
   metrics: string;
-  ledger: { calls: Record<string, number>; deliveries: number; duplicateKeys: string[] } | undefined;
+  ledger: LedgerSummary | undefined;
 }
 
 export async function takeSnapshot(workerMetricsUrls: readonly string[], simControlUrl: string | undefined): Promise<Snapshot> {
-  const texts = await Promise.all(workerMetricsUrls.map(async (url) => (await fetch(url)).text()));
-  let ledger: Snapshot['ledger'];
-  if (simControlUrl) ledger = (await (await fetch(`${simControlUrl}/ledger`)).json()) as Snapshot['ledger'];
-  return { metrics: texts.join('\n'), ledger };
+  const texts = await Promise.all(workerMetricsUrls.map(async (url) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text()));
+  return { metrics: texts.join('\n'), ledger: simControlUrl ? await readLedger(simControlUrl) : undefined };
 }
 
 export function terminalCount(snapshot: Snapshot): number {
@@ -39,12 +40,6 @@ export interface RunReport {
   latency: Record<'urgent' | 'reminder', { meanSeconds: number | null; p95UpperSeconds: number | null; count: number }>;
 }
 
-const percentile = (values: number[], q: number) => {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-};
-
 /** The run as deltas between two snapshots (metrics are cumulative per process). */
 export function buildReport(load: OpenLoopResult, before: Snapshot, after: Snapshot): RunReport {
   const delta = (name: string, labels: Record<string, string> = {}) => sumSamples(after.metrics, name, labels) - sumSamples(before.metrics, name, labels);
@@ -59,8 +54,7 @@ export function buildReport(load: OpenLoopResult, before: Snapshot, after: Snaps
     const diff = new Map([...b1].map(([le, c]) => [le, c - (b0.get(le) ?? 0)]));
     latency[priority] = { meanSeconds: count > 0 ? sum / count : null, p95UpperSeconds: quantileFromBuckets(diff, 0.95) ?? null, count };
   }
-  const calls = (s: Snapshot) => (s.ledger ? Object.values(s.ledger.calls).reduce((a, b) => a + b, 0) : 0);
-  const externalCalls = after.ledger ? calls(after) - calls(before) : null;
+  const externalCalls = after.ledger ? ledgerCalls(after.ledger) - (before.ledger ? ledgerCalls(before.ledger) : 0) : null;
   return {
     offered: load.offered,
     accepted: load.accepted,
@@ -70,8 +64,8 @@ export function buildReport(load: OpenLoopResult, before: Snapshot, after: Snaps
     skippedForBackpressure: load.skippedForBackpressure,
     seconds: load.seconds,
     intakePerSecond: load.accepted / load.seconds,
-    requestP50Ms: percentile(load.requestLatenciesMs, 0.5),
-    requestP99Ms: percentile(load.requestLatenciesMs, 0.99),
+    requestP50Ms: percentile(load.requestLatenciesMs, 50) ?? 0,
+    requestP99Ms: percentile(load.requestLatenciesMs, 99) ?? 0,
     delivered,
     failed,
     unfinished: Math.max(0, load.accepted - delivered - failed),

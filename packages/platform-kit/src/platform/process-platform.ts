@@ -1,0 +1,89 @@
+import { startApp, DEFAULT_ENTRIES, type AppEntries } from '../processes/app-entries';
+import type { ManagedProcess } from '../processes/managed-process';
+import type { ProcessGroup } from '../processes/process-group';
+import { freePort } from '../services/free-port';
+import { startPrivateRedis } from '../services/private-redis';
+import { httpOk } from '../services/wait-for';
+
+export interface ProcessPlatformOptions {
+  group: ProcessGroup;
+  /** Passed to every child (PATH finds node and redis-server): nothing else of ours leaks in. */
+  inherited: Record<string, string>;
+  workers: number;
+  /** `API_KEYS` for the api (key:tenant,...). */
+  apiKeys: string;
+  /** Env for the api and the workers: scaled cascade delays, BREAKER_* ... */
+  appEnv?: Record<string, string>;
+  /** Extra env for the simulators (provider latency, error rates). */
+  simEnv?: Record<string, string>;
+  entries?: AppEntries;
+  /** Redis's data directory (no persistence: a run's data is thrown away). */
+  dataDir: string;
+  redisServer?: string;
+  signal?: AbortSignal;
+  startTimeoutMs?: number;
+}
+
+export interface ProcessPlatform {
+  redisUrl: string;
+  controlUrl: string;
+  storesUrl: string;
+  apiUrl: string;
+  /** The api's /metrics (its own listener, not the public port). */
+  apiMetricsUrl: string;
+  workerUrls: string[];
+  processes: { simulators: ManagedProcess; api: ManagedProcess; workers: ManagedProcess[] };
+  /** Workers first (they drain against a live Redis), then the api, the simulators, Redis. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The platform as real processes on 127.0.0.1, every port free and private: a redis-server,
+ * the simulators, the api and `workers` worker processes (all roles each), all in `group`.
+ */
+export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<ProcessPlatform> {
+  const timeoutMs = o.startTimeoutMs ?? 30_000;
+  const entries = o.entries ?? DEFAULT_ENTRIES;
+  const wait = { timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
+  const redis = await startPrivateRedis({
+    group: o.group, env: o.inherited, dataDir: o.dataDir, persistence: 'none', timeoutMs,
+    ...(o.redisServer ? { redisServer: o.redisServer } : {}), ...(o.signal ? { signal: o.signal } : {}),
+  });
+  const node = (name: string, entry: string, env: Record<string, string>) => startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
+
+  const [control, push, sms, email, stores, api, apiMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const simulators = node('simulators', entries.simulators, {
+    SIM_HOST: '127.0.0.1', SIM_CONTROL_PORT: String(control), SIM_PUSH_PORT: String(push), SIM_SMS_PORT: String(sms),
+    SIM_EMAIL_PORT: String(email), TRACKING_STORES_PORT: String(stores), LOG_LEVEL: 'warn', ...o.simEnv,
+  });
+  const controlUrl = `http://127.0.0.1:${control}`;
+  const storesUrl = `http://127.0.0.1:${stores}`;
+  const common = {
+    ...o.appEnv, REDIS_URL: redis.url, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000', TRACKING_STORES_BASE_URL: storesUrl,
+    PROVIDER_PUSH_URL: `http://127.0.0.1:${push}`, PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`, PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
+  };
+  const apiProcess = node('api', entries.api, { ...common, API_HOST: '127.0.0.1', API_PORT: String(api), API_METRICS_PORT: String(apiMetrics), API_KEYS: o.apiKeys });
+  const apiUrl = `http://127.0.0.1:${api}`;
+  const workers: ManagedProcess[] = [];
+  const workerUrls: string[] = [];
+  for (let i = 0; i < o.workers; i += 1) {
+    const port = await freePort();
+    workers.push(node(`worker-${i + 1}`, entries.worker, { ...common, WORKER_ROLES: 'all', METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) }));
+    workerUrls.push(`http://127.0.0.1:${port}`);
+  }
+  await Promise.all([
+    simulators.waitReady('simulators', () => httpOk(`${controlUrl}/healthz`), wait),
+    apiProcess.waitReady('api', () => httpOk(`${apiUrl}/readyz`), wait),
+    ...workers.map((w, i) => w.waitReady(w.name, () => httpOk(`${workerUrls[i]}/readyz`), wait)),
+  ]);
+  return {
+    redisUrl: redis.url, controlUrl, storesUrl, apiUrl, apiMetricsUrl: `http://127.0.0.1:${apiMetrics}/metrics`, workerUrls,
+    processes: { simulators, api: apiProcess, workers },
+    stop: async () => {
+      await o.group.stop(workers);
+      await o.group.stop([apiProcess]);
+      await o.group.stop([simulators]);
+      await o.group.stopAll();
+    },
+  };
+}
