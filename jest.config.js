@@ -8,7 +8,8 @@ const base = { testEnvironment: 'node', moduleNameMapper, transform, moduleFileE
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/packages/*/src/**/*.test.ts', '<rootDir>/apps/*/src/**/*.test.ts'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'] },
+    // globalSetup installs (or names) the machine binaries the harness starts, once per run.
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'], globalSetup: '<rootDir>/test/harness/global-setup.ts' },
   ],
   // Integration tests wait on real processes; testTimeout is global in Jest (not per project).
   testTimeout: 120000,

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { findOnPath } from '@notify/platform-kit';
 
 /**
  * External tools these tests drive (Debian packages). Locally a missing tool skips its tests
@@ -13,8 +14,7 @@ export interface Tool {
 }
 
 export function findTool(name: string, aptPackage: string): Tool {
-  const probe = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-  return { name, aptPackage, available: probe.status === 0 && probe.stdout.trim().length > 0 };
+  return { name, aptPackage, available: findOnPath(name, process.env.PATH) !== undefined };
 }
 
 /**

@@ -4,6 +4,7 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 import { waitAllTerminal } from '../harness/notification-poll';
 import { laneCounts } from '../harness/queue-counts';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { ledgerCalls, readLedger } from '@notify/platform-kit';
 
 /**
  * Issue 2's acceptance run: 2,000 notifications with BI4's channel shares against providers
@@ -16,9 +17,8 @@ let platform: TestPlatform;
 beforeAll(async () => { platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } }); });
 afterAll(async () => { await platform?.stop(); });
 
-interface Ledger { deliveries: number; deliveredKeys: number; duplicateKeys: string[]; calls: Record<string, number> }
-const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as Ledger;
-const totalCalls = (l: Ledger) => Object.values(l.calls).reduce((a, b) => a + b, 0);
+const ledger = () => readLedger(platform.sims.controlUrl);
+const totalCalls = ledgerCalls;
 
 async function postBatches(bodies: unknown[]): Promise<{ httpStatus: number; id: string; duplicate: boolean }[]> {
   const results: { httpStatus: number; id: string; duplicate: boolean }[] = [];

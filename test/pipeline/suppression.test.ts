@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { waitAllTerminal } from '../harness/notification-poll';
+import { readLedger } from '@notify/platform-kit';
 
 /**
  * A permanent failure suppresses (recipient, channel): the next notification skips the channel
@@ -24,7 +25,7 @@ async function notify(eventId: string) {
   return view!;
 }
 
-const smsCalls = async () => ((await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as { calls: Record<string, number> }).calls.sms ?? 0;
+const smsCalls = async () => (await readLedger(platform.sims.controlUrl)).calls.sms ?? 0;
 
 it('skips a channel that failed permanently for this recipient, until the profile changes', async () => {
   expect((await request(platform.api.url).put('/v1/recipients/suppressed-user').set(auth).send(profile)).status).toBe(201);

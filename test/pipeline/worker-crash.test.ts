@@ -2,7 +2,7 @@ import request from 'supertest';
 import { spawnApp, type AppProcess } from '../harness/app-process';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { waitFor } from '@notify/platform-kit';
+import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 
 /**
@@ -35,8 +35,7 @@ function startWorker(): AppProcess {
   return worker;
 }
 
-interface Ledger { deliveries: number; deliveredKeys: number; duplicateKeys: string[] }
-const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as Ledger;
+const ledger = () => readLedger(platform.sims.controlUrl);
 
 it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run', async () => {
   const victim = startWorker();

@@ -28,13 +28,22 @@ export function resolveEntry(entry: string, root = REPO_ROOT): string {
   return path;
 }
 
+/** `apps/x/src/main.ts` -> `apps/x/dist/main.js`: where `npm run build` puts the compiled entry. */
+export function compiledEntry(entry: string): string {
+  return entry.replace(/(^|\/)src\//, '$1dist/').replace(/\.ts$/, '.js');
+}
+
 /**
- * Starts one app as production runs it: `node --import tsx <entry>`. Not the tsx CLI, which
- * runs the app in a child process of its own: the pid signalled must be the app itself.
+ * Starts one app: `node --import tsx <entry>` in development, or with `compiled` (production,
+ * after `npm run build`) plain `node --enable-source-maps <dist entry>`. Never the tsx CLI,
+ * which runs the app in a child process of its own: the pid signalled must be the app itself.
  */
-export function startApp(group: ProcessGroup, spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean }): ManagedProcess {
+export function startApp(group: ProcessGroup, spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean; compiled?: boolean }): ManagedProcess {
+  const args = spec.compiled
+    ? ['--enable-source-maps', join(REPO_ROOT, compiledEntry(relative(REPO_ROOT, resolveEntry(spec.entry))))]
+    : ['--import', 'tsx', resolveEntry(spec.entry)];
   return group.start({
-    name: spec.name, command: process.execPath, args: ['--import', 'tsx', resolveEntry(spec.entry)], env: spec.env, cwd: REPO_ROOT,
+    name: spec.name, command: process.execPath, args, env: spec.env, cwd: REPO_ROOT,
     ...(spec.inheritOutput ? { inheritOutput: true } : {}),
   });
 }

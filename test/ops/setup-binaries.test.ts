@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findOnPath, freePort, isMissingBinaryError, REPO_ROOT } from '@notify/platform-kit';
+import { ensureTestBinaries } from '../harness/binaries';
+
+/**
+ * A fresh machine with only Node.js: PATH is one directory holding node, a few coreutils and,
+ * per case, a fake apt-get (it records its calls, and "installs" redis-server by linking the
+ * real one, or installs nothing) and a fake passwordless sudo. The real install step is stubbed
+ * only here; what is checked is what the user sees: the message names the package.
+ */
+const REAL_REDIS = findOnPath('redis-server', process.env.PATH);
+const dirs: string[] = [];
+afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+
+function machine(apt: 'installs' | 'installs-nothing' | 'none'): { path: string; aptCalls: () => string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'notify-bare-machine-'));
+  dirs.push(dir);
+  symlinkSync(process.execPath, join(dir, 'node'));
+  for (const tool of ['env', 'true']) {
+    const real = findOnPath(tool, process.env.PATH);
+    if (real) symlinkSync(real, join(dir, tool));
+  }
+  const script = (name: string, body: string) => {
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
+  };
+  if (apt !== 'none') {
+    const link = apt === 'installs' ? `[ "$1" = install ] && /bin/ln -sf '${REAL_REDIS}' '${dir}/redis-server'` : ':';
+    script('apt-get', `echo "$*" >> '${dir}/apt-calls.log'\n${link}\nexit 0`);
+    script('sudo', '[ "$1" = -n ] && shift\nexec "$@"');
+  }
+  return {
+    path: dir,
+    aptCalls: () => (existsSync(join(dir, 'apt-calls.log')) ? readFileSync(join(dir, 'apt-calls.log'), 'utf8').trim().split('\n') : []),
+  };
+}
+
+describe("the test harness's ensure step (jest globalSetup)", () => {
+  it('installs a missing redis-server with apt, saying so, as root', async () => {
+    const bare = machine('installs');
+    const said: string[] = [];
+    await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot: true });
+    expect(said).toEqual(['redis-server not found: installing redis-server with apt']);
+    expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
+    expect(findOnPath('redis-server', bare.path)).toBe(join(bare.path, 'redis-server'));
+  });
+
+  it('installs through passwordless sudo when not root', async () => {
+    const bare = machine('installs');
+    const said: string[] = [];
+    await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot: false });
+    expect(said).toEqual(['redis-server not found: installing redis-server with apt (sudo)']);
+    expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
+  });
+
+  it.each([
+    ['no apt-get', 'none' as const, true, /apt-get is not available here/],
+    ['apt installed nothing', 'installs-nothing' as const, true, /still not on PATH/],
+  ])('%s: stops with one line naming the package and the command', async (_case, apt, isRoot, why) => {
+    const bare = machine(apt);
+    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot }).then(() => undefined, (e: unknown) => e);
+    expect(isMissingBinaryError(error)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toMatch(why);
+    expect(message).toContain('install the Debian package redis-server (sudo apt-get install -y redis-server)');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses to install without root or passwordless sudo', async () => {
+    const bare = machine('installs');
+    rmSync(join(bare.path, 'sudo'));
+    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot: false }).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toMatch(/^redis-server not found on PATH; not root and no passwordless sudo: install the Debian package redis-server/);
+    expect(bare.aptCalls()).toEqual([]);
+  });
+});
+
+/** `npm start`'s supervisor (scripts/start.sh execs it) on the bare machine, with no Redis at REDIS_URL. */
+async function npmStart(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-platform.ts'], {
+    cwd: REPO_ROOT, env: { PATH: path, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, HOME: tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += String(chunk); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += String(chunk); });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+describe("npm start's check", () => {
+  it('without apt-get: exits 1 with one line naming the package and the command, starting nothing', async () => {
+    const result = await npmStart(machine('none').path);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      '[start] redis-server not found on PATH; apt-get is not available here: install the Debian package redis-server (sudo apt-get install -y redis-server) and run this again, or set REDIS_URL to a Redis that runs',
+    ]);
+    expect(result.stdout).not.toMatch(/starting redis-server/);
+  });
+
+  it('with apt-get: says it installs redis-server and calls apt for it (stubbed: nothing is installed, so it stops)', async () => {
+    const bare = machine('installs-nothing');
+    const result = await npmStart(bare.path);
+    expect(result.stdout).toMatch(/^\[start\] redis-server not found: installing redis-server with apt/m);
+    expect(bare.aptCalls()).toContain('install -y -qq --no-install-recommends redis-server');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/still not on PATH: install the Debian package redis-server \(sudo apt-get install -y redis-server\)/);
+  });
+});
