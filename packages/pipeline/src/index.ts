@@ -16,4 +16,5 @@ export * from './breaker/breaker-state';
 export * from './breaker/breaker-metrics';
 export * from './breaker/breaker-gate';
 export * from './breaker/breaker-snapshot';
+export * from './breaker/breaker-scripts';
 export * from './intake-sweeper';

@@ -6,9 +6,10 @@ import { CHANNELS, type AttemptOutcome, type Channel } from '@notify/core';
 import { OPEN_GATE, type ChannelGate, type GateTicket } from '../channel-gate';
 import type { BreakerConfig } from './breaker-config';
 import { createBreakerMetrics } from './breaker-metrics';
-import { ACQUIRE_VERDICT, loadBreakerScripts, type RecordReply } from './breaker-scripts';
+import { loadBreakerScripts, type StatesReading } from './breaker-scripts';
 import { BREAKER_STATE_CODE, recordKind, type BreakerState } from './breaker-state';
 import { createFailOpenLog } from './fail-open-log';
+import { OutcomeFold } from './outcome-fold';
 
 export interface BreakerGateDeps {
   /**
@@ -25,24 +26,36 @@ export interface BreakerGateDeps {
 export type BreakerStates = Record<Channel, BreakerState>;
 
 export interface BreakerGate extends ChannelGate {
-  /** Every channel's effective state, as `openChannels()` sees it (same cache). */
+  /** Every channel's effective state, as `openChannels()` sees it (same local copy). */
   states(): Promise<BreakerStates>;
 }
 
 const FAILED = Symbol('breaker-redis-failed');
 const ALL_CLOSED: BreakerStates = { push: 'closed', sms: 'closed', email: 'closed' };
 
+/** What this process knows of one breaker: its state, and (open) when it lets probes through. */
+interface View { state: BreakerState; reopensAt: number }
+
 /**
- * The channel gate backed by the shared breakers. Every decision is one Lua call on Redis's
- * clock (acquire-2, record-2); `openChannels()` reads all three states in one call and keeps
- * them `cacheMs`.
+ * The channel gate backed by the shared breakers (one per channel, in Redis, on Redis's clock).
+ *
+ * Off the per-call path (`cacheMs` > 0): each process keeps the states it read, refreshed at
+ * most every `cacheMs` (read-states-6, all channels in one call) and on every transition its
+ * own calls cause. A call on a channel that reads closed is allowed locally and one that reads
+ * open is refused locally; only half-open goes to Redis (acquire-2), because probe leases are
+ * shared. Outcomes of ordinary calls are folded locally (OutcomeFold) and reported as one
+ * add-outcomes-2 call per channel per `cacheMs`, at once when this process alone may have
+ * decided the verdict. Probes report at once (report-probe-2). The rule, the minimum volume
+ * and the probe leases are the scripts', unchanged; what the fold adds is a delay of at most
+ * `cacheMs` before other processes see a transition. `cacheMs` = 0: every call asks Redis.
  *
  * If Redis cannot answer (error, or no answer within `redisTimeoutMs`) the gate fails OPEN:
  * the call is allowed and the channel is treated as closed. A breaker exists to save calls to
  * a broken provider; refusing every channel because the breaker's own store is away would turn
  * a Redis blip into a total delivery outage (and the queues live in the same Redis, so the
  * pipeline is degraded anyway). Each such call is counted in
- * `notify_breaker_redis_errors_total{operation}` and logged (rate-limited).
+ * `notify_breaker_redis_errors_total{operation}` and logged (rate-limited); folded outcomes
+ * that could not be reported are dropped.
  */
 export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   const { redis, config } = deps;
@@ -53,12 +66,16 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   }
   const scripts = loadBreakerScripts(redis, config);
   const failOpen = createFailOpenLog(logger);
+  const fold = new OutcomeFold();
+  const local = config.cacheMs > 0;
   const leasePrefix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   let leaseSeq = 0;
-  let snapshot: { at: number; states: BreakerStates } | undefined;
-  let reading: Promise<BreakerStates> | undefined;
-  const lastSeen = new Map<Channel, BreakerState>();
+  const views = new Map<Channel, View>();
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
   const metrics = createBreakerMetrics(deps.registry, async () => { await states(); });
+  const flusher = local ? setInterval(() => void flushAll(), config.cacheMs) : undefined;
+  flusher?.unref();
 
   async function guard<T>(operation: 'acquire' | 'release' | 'read', run: () => Promise<T>): Promise<T | typeof FAILED> {
     let timer: NodeJS.Timeout | undefined;
@@ -78,49 +95,99 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     }
   }
 
-  /** Records what Redis said about a channel: gauge, transition count, local snapshot, logs. */
-  function observe(channel: Channel, state: BreakerState, from: BreakerState | undefined, counts?: RecordReply): void {
+  /** Effective state: open past its period is half-open (probes decide; acquire-2 records it). */
+  const effective = (view: View | undefined): BreakerState =>
+    view === undefined ? 'closed' : view.state === 'open' && performance.now() >= view.reopensAt ? 'half-open' : view.state;
+
+  /**
+   * Records what Redis said about a channel: local view, gauge, and, when this process's call
+   * moved it (`from`), the transition count and the log line.
+   */
+  function observe(channel: Channel, state: BreakerState, from?: BreakerState, extra: { reopensInMs?: number; calls?: number; failures?: number } = {}): void {
+    const before = views.get(channel);
+    views.set(channel, { state, reopensAt: state === 'open' ? performance.now() + (extra.reopensInMs ?? 0) : 0 });
     metrics.state.set({ channel }, BREAKER_STATE_CODE[state]);
     if (from !== undefined) {
       metrics.transitions.inc({ channel, from, to: state });
-      const fields = { channel, from, to: state, ...(counts && counts.calls > 0 ? { calls: counts.calls, failures: counts.failures } : {}) };
+      const fields = { channel, from, to: state, ...(extra.calls ? { calls: extra.calls, failures: extra.failures } : {}) };
       if (state === 'open') logger.warn(fields, 'breaker opened: calls to this channel are refused');
       else logger.info(fields, 'breaker moved');
-    } else if (lastSeen.has(channel) && lastSeen.get(channel) !== state) {
-      logger.info({ channel, fromState: lastSeen.get(channel), toState: state }, 'breaker state observed');
+    } else if (before !== undefined && effective(before) !== state) {
+      logger.info({ channel, fromState: effective(before), toState: state }, 'breaker state observed');
     }
-    lastSeen.set(channel, state);
-    if (snapshot && snapshot.states[channel] !== state) snapshot = { ...snapshot, states: { ...snapshot.states, [channel]: state } };
+    if (state !== 'closed') fold.resetFailuresToTrip(channel);
+  }
+
+  function apply(reading: StatesReading): void {
+    for (const channel of CHANNELS) {
+      const r = reading.channels[channel];
+      observe(channel, r.state, undefined, { reopensInMs: r.reopensInMs });
+    }
   }
 
   async function states(): Promise<BreakerStates> {
-    if (snapshot && performance.now() - snapshot.at < config.cacheMs) return snapshot.states;
-    reading ??= (async () => {
-      try {
-        const reply = await guard('read', () => scripts.readStates());
-        // Failing open is cached too, so a dead Redis costs one timeout per cacheMs, not per request.
-        const read = reply === FAILED ? ALL_CLOSED : Object.fromEntries(CHANNELS.map((c) => [c, reply.states[c].state])) as BreakerStates;
-        if (reply !== FAILED) for (const channel of CHANNELS) observe(channel, read[channel], undefined);
-        snapshot = { at: performance.now(), states: read };
-        return read;
-      } finally {
-        reading = undefined;
-      }
-    })();
-    return reading;
+    if (performance.now() - readAt >= config.cacheMs) {
+      reading ??= (async () => {
+        try {
+          const reply = await guard('read', () => scripts.readStates());
+          // Failing open is remembered too, so a dead Redis costs one timeout per cacheMs, not per request.
+          if (reply === FAILED) for (const channel of CHANNELS) views.set(channel, { state: 'closed', reopensAt: 0 });
+          else apply(reply);
+          readAt = performance.now();
+        } finally {
+          reading = undefined;
+        }
+      })();
+      await reading;
+    }
+    return Object.fromEntries(CHANNELS.map((c) => [c, effective(views.get(c))])) as BreakerStates;
   }
 
-  function ticket(channel: Channel, leaseId: string): GateTicket {
+  /** Reports one channel's folded outcomes (add-outcomes-2) and takes in what it answered. */
+  async function flush(channel: Channel): Promise<void> {
+    const folded = fold.take(channel);
+    if (!folded) return;
+    const reply = await guard('release', () => scripts.addOutcomes({ channel, ...folded }));
+    if (reply === FAILED) return;
+    if (reply.code === 'opened') {
+      observe(channel, 'open', 'closed', reply);
+    } else if (reply.code === 'counted') {
+      observe(channel, 'closed');
+      fold.setFailuresToTrip(channel, reply.failuresToTrip);
+    } else {
+      // Not closed any more: keep what we knew of an open period, else take the state as told.
+      if (!(reply.state === 'open' && views.get(channel)?.state === 'open')) observe(channel, reply.state);
+    }
+  }
+
+  async function flushAll(): Promise<void> {
+    await Promise.all(fold.channels().map((c) => flush(c)));
+  }
+
+  function ordinary(channel: Channel): GateTicket {
     let released = false;
     return {
       async release(outcome: AttemptOutcome | 'not-called') {
         if (released) return;
         released = true;
         const kind = recordKind(outcome);
-        // An ordinary call that proved nothing about the channel has nothing to report.
-        if (leaseId === '' && (kind === 'neutral' || kind === 'not-called')) return;
-        const reply = await guard('release', () => scripts.record(channel, kind, leaseId));
-        if (reply !== FAILED) observe(channel, reply.state, reply.from, reply);
+        // Neutral and never-called outcomes say nothing about the channel: nothing to report.
+        if (kind !== 'success' && kind !== 'failure') return;
+        if (fold.add(channel, kind) || !local) await flush(channel);
+      },
+    };
+  }
+
+  function probe(channel: Channel, leaseId: string): GateTicket {
+    let released = false;
+    return {
+      async release(outcome: AttemptOutcome | 'not-called') {
+        if (released) return;
+        released = true;
+        const reply = await guard('release', () => scripts.reportProbe({ channel, leaseId, kind: recordKind(outcome) }));
+        if (reply === FAILED) return;
+        if (reply.code === 'closed') observe(channel, 'closed', 'half-open');
+        else if (reply.code === 'reopened') observe(channel, 'open', 'half-open', { reopensInMs: config.openMs });
       },
     };
   }
@@ -131,17 +198,34 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
       return new Set(CHANNELS.filter((c) => current[c] === 'open'));
     },
     async acquire(channel) {
+      if (local) {
+        const state = (await states())[channel];
+        if (state === 'closed') return ordinary(channel);
+        if (state === 'open') return undefined;
+      }
       leaseSeq += 1;
       const leaseId = `${leasePrefix}-${leaseSeq}`;
-      const reply = await guard('acquire', () => scripts.acquire(channel, leaseId));
-      if (reply === FAILED) return ticket(channel, '');
-      observe(channel, reply.state, reply.from);
-      if (reply.verdict === ACQUIRE_VERDICT.refused) return undefined;
-      return ticket(channel, reply.verdict === ACQUIRE_VERDICT.probe ? leaseId : '');
+      const reply = await guard('acquire', () => scripts.acquire({ channel, leaseId }));
+      if (reply === FAILED) return ordinary(channel);
+      switch (reply.code) {
+        case 'allowed':
+          observe(channel, 'closed');
+          return ordinary(channel);
+        case 'refused':
+          observe(channel, 'open', undefined, reply);
+          return undefined;
+        case 'probe':
+          observe(channel, 'half-open', reply.movedFromOpen ? 'open' : undefined);
+          return probe(channel, leaseId);
+        default:
+          observe(channel, 'half-open', reply.movedFromOpen ? 'open' : undefined);
+          return undefined;
+      }
     },
     states,
     async close() {
-      // Nothing to stop: no timers outlive a call, and the connection belongs to the caller.
+      if (flusher) clearInterval(flusher);
+      await flushAll();
       await reading?.catch(() => undefined);
     },
   };

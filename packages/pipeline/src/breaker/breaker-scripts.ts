@@ -2,66 +2,127 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { CHANNELS, breakerKey, breakerProbesKey, type Channel } from '@notify/core';
 import { defineLuaCommands } from '../lua-commands';
+import { decodeReply, text } from '../scripts/script-reply';
 import type { BreakerConfig } from './breaker-config';
-import { isBreakerState, type BreakerState } from './breaker-state';
+import { isBreakerState, type BreakerState, type RecordKind } from './breaker-state';
 
 /**
- * The breaker's Lua scripts (lua/, named `name-<numberOfKeys>.lua` with a KEYS/ARGV/returns
- * header), loaded once per connection through ioredis defineCommand (EVALSHA, falling back
- * to EVAL after a SCRIPT FLUSH or a failover).
+ * The breakers' Lua scripts (lua/, `name-<numberOfKeys>.lua` with a KEYS/ARGV/Returns header,
+ * shared fragments included at load time), each behind one typed method: a named argument
+ * object in, a decoded union out (packages/pipeline/README.md, "Lua scripts").
  */
-const SCRIPTS = ['acquire-2', 'record-2', 'read-states-3'] as const;
+export const BREAKER_SCRIPTS = ['acquire-2', 'report-probe-2', 'add-outcomes-2', 'read-states-6'] as const;
+export const BREAKER_LUA_DIR = join(__dirname, 'lua');
+const SCRIPTS = BREAKER_SCRIPTS;
+const DIR = BREAKER_LUA_DIR;
 
-/** acquire-2's verdicts. */
-export const ACQUIRE_VERDICT = { refused: 0, allowed: 1, probe: 2 } as const;
-export type AcquireVerdict = (typeof ACQUIRE_VERDICT)[keyof typeof ACQUIRE_VERDICT];
+/** acquire-2.lua's return codes (its header lists the same). */
+export const ACQUIRE_CODES = { refused: 0, allowed: 1, probe: 2, busy: 3 } as const;
+/** report-probe-2.lua's return codes. */
+export const REPORT_PROBE_CODES = { released: 0, closed: 1, reopened: 2, expired: 3 } as const;
+/** add-outcomes-2.lua's return codes. */
+export const ADD_OUTCOMES_CODES = { counted: 0, opened: 1, ignored: 2 } as const;
+/** read-states-6.lua's return code. */
+export const READ_STATES_CODES = { read: 0 } as const;
 
-/** What record-2 is told about a call. */
-export type RecordKind = 'success' | 'failure' | 'neutral' | 'not-called';
+export type AcquireReply =
+  | { code: 'refused'; reopensInMs: number }
+  | { code: 'allowed' }
+  /** `movedFromOpen`: this call moved the breaker open → half-open. */
+  | { code: 'probe' | 'busy'; movedFromOpen: boolean };
 
-export interface AcquireReply { verdict: AcquireVerdict; state: BreakerState; from: BreakerState | undefined }
-export interface RecordReply { state: BreakerState; from: BreakerState | undefined; calls: number; failures: number }
-export interface StatesReply { now: number; states: Record<Channel, { state: BreakerState; until: number }> }
+export type ReportProbeReply = { code: keyof typeof REPORT_PROBE_CODES };
 
-export interface BreakerScripts {
-  acquire(channel: Channel, leaseId: string): Promise<AcquireReply>;
-  record(channel: Channel, kind: RecordKind, leaseId: string): Promise<RecordReply>;
-  readStates(): Promise<StatesReply>;
+export type AddOutcomesReply =
+  /** `failuresToTrip`: further failures alone that would open it (Infinity: none would). */
+  | { code: 'counted'; calls: number; failures: number; failuresToTrip: number }
+  | { code: 'opened'; calls: number; failures: number; reopensInMs: number }
+  | { code: 'ignored'; state: BreakerState };
+
+export interface ChannelReading {
+  /** Effective state: open past its period reads as half-open. */
+  state: BreakerState;
+  /** Open only: ms until it lets probes through (else 0). */
+  reopensInMs: number;
+  /** Redis time (ms) the current state began; undefined if it never moved. */
+  since: number | undefined;
+  /** Closed only: the window's counted calls and failures. */
+  windowCalls: number;
+  windowFailures: number;
+  /** Half-open only: probe leases not expired. */
+  probesInFlight: number;
+}
+
+export interface StatesReading {
+  /** Redis time of the read (ms). */
+  now: number;
+  channels: Record<Channel, ChannelReading>;
 }
 
 function state(raw: unknown): BreakerState {
-  const text = String(raw);
-  if (!isBreakerState(text)) throw new Error(`breaker script answered an unknown state '${text}'`);
-  return text;
+  const value = text(raw);
+  if (!isBreakerState(value)) throw new Error(`breaker script answered an unknown state '${value}'`);
+  return value;
 }
 
-const from = (raw: unknown): BreakerState | undefined => (raw === '' || raw === undefined ? undefined : state(raw));
+/** Reads every breaker (read-states-6): no writes, one round trip. */
+export async function readBreakerStates(redis: Redis): Promise<StatesReading> {
+  if (CHANNELS.length !== 3) throw new Error('read-states-6.lua reads exactly three channels');
+  const command = defineLuaCommands(redis, DIR, 'notify_breaker', ['read-states-6'])('read-states-6');
+  const reply = await command(...CHANNELS.map((c) => breakerKey(c)), ...CHANNELS.map((c) => breakerProbesKey(c)));
+  const { detail } = decodeReply('read-states-6', READ_STATES_CODES, reply);
+  const channels = {} as Record<Channel, ChannelReading>;
+  CHANNELS.forEach((channel, i) => {
+    const [s, reopens, since, calls, failures, probes] = detail.slice(1 + i * 6, 7 + i * 6);
+    channels[channel] = {
+      state: state(s), reopensInMs: Number(reopens), since: text(since) === '' ? undefined : Number(since),
+      windowCalls: Number(calls), windowFailures: Number(failures), probesInFlight: Number(probes),
+    };
+  });
+  return { now: Number(detail[0]), channels };
+}
+
+export interface BreakerScripts {
+  acquire(a: { channel: Channel; leaseId: string }): Promise<AcquireReply>;
+  reportProbe(a: { channel: Channel; leaseId: string; kind: RecordKind }): Promise<ReportProbeReply>;
+  addOutcomes(a: { channel: Channel; calls: number; failures: number }): Promise<AddOutcomesReply>;
+  readStates(): Promise<StatesReading>;
+}
 
 export function loadBreakerScripts(redis: Redis, config: BreakerConfig): BreakerScripts {
-  if (CHANNELS.length !== 3) throw new Error('read-states-3.lua reads exactly three channels');
-  const command = defineLuaCommands(redis, join(__dirname, 'lua'), 'notify_breaker', SCRIPTS);
+  const command = defineLuaCommands(redis, DIR, 'notify_breaker', SCRIPTS);
   const acquire = command('acquire-2');
-  const record = command('record-2');
-  const readStates = command('read-states-3');
+  const reportProbe = command('report-probe-2');
+  const addOutcomes = command('add-outcomes-2');
   return {
-    async acquire(channel, leaseId) {
-      const reply = (await acquire(breakerKey(channel), breakerProbesKey(channel), leaseId, config.probes, config.probeLeaseMs)) as unknown[];
-      return { verdict: Number(reply[0]) as AcquireVerdict, state: state(reply[1]), from: from(reply[2]) };
+    async acquire({ channel, leaseId }) {
+      const reply = await acquire(breakerKey(channel), breakerProbesKey(channel), leaseId, config.probes, config.probeLeaseMs);
+      const { code, detail } = decodeReply('acquire-2', ACQUIRE_CODES, reply);
+      switch (code) {
+        case 'refused': return { code, reopensInMs: Number(detail[1]) };
+        case 'allowed': return { code };
+        default: return { code, movedFromOpen: text(detail[0]) === 'open' };
+      }
     },
-    async record(channel, kind, leaseId) {
-      const reply = (await record(
-        breakerKey(channel), breakerProbesKey(channel), kind, leaseId, config.windowMs, config.windowSlots,
-        config.minCalls, config.failureRatio, config.openMs, config.probeSuccesses,
-      )) as unknown[];
-      return { state: state(reply[0]), from: from(reply[1]), calls: Number(reply[2]), failures: Number(reply[3]) };
+    async reportProbe({ channel, leaseId, kind }) {
+      const reply = await reportProbe(breakerKey(channel), breakerProbesKey(channel), leaseId, kind, config.probeSuccesses, config.openMs, config.windowSlots);
+      return { code: decodeReply('report-probe-2', REPORT_PROBE_CODES, reply).code };
     },
-    async readStates() {
-      const reply = (await readStates(...CHANNELS.map((c) => breakerKey(c)))) as unknown[];
-      const states = {} as StatesReply['states'];
-      CHANNELS.forEach((channel, i) => {
-        states[channel] = { state: state(reply[1 + i * 2]), until: Number(reply[2 + i * 2]) };
-      });
-      return { now: Number(reply[0]), states };
+    async addOutcomes({ channel, calls, failures }) {
+      const reply = await addOutcomes(
+        breakerKey(channel), breakerProbesKey(channel), calls, failures, config.windowMs, config.windowSlots,
+        config.minCalls, config.failureRatio, config.openMs,
+      );
+      const { code, detail } = decodeReply('add-outcomes-2', ADD_OUTCOMES_CODES, reply);
+      switch (code) {
+        case 'counted': {
+          const more = Number(detail[2]);
+          return { code, calls: Number(detail[0]), failures: Number(detail[1]), failuresToTrip: more < 0 ? Number.POSITIVE_INFINITY : more };
+        }
+        case 'opened': return { code, calls: Number(detail[0]), failures: Number(detail[1]), reopensInMs: Number(detail[2]) };
+        default: return { code, state: state(detail[0]) };
+      }
     },
+    readStates: () => readBreakerStates(redis),
   };
 }

@@ -1,5 +1,4 @@
 import type { AttemptOutcome } from '@notify/core';
-import type { RecordKind } from './breaker-scripts';
 
 export const BREAKER_STATES = ['closed', 'half-open', 'open'] as const;
 export type BreakerState = (typeof BREAKER_STATES)[number];
@@ -10,6 +9,9 @@ export const BREAKER_STATE_CODE: Record<BreakerState, number> = { closed: 0, 'ha
 export function isBreakerState(value: string): value is BreakerState {
   return (BREAKER_STATES as readonly string[]).includes(value);
 }
+
+/** What a call's outcome tells the breaker about the channel. */
+export type RecordKind = 'success' | 'failure' | 'neutral' | 'not-called';
 
 /**
  * What a call's outcome tells the breaker about the channel:
