@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the whole platform on this machine: installs dependencies if missing, makes sure a
-# Redis answers at REDIS_URL (starting a local redis-server when none does), then runs the
+# Redis answers at REDIS_URL (starting a local redis-server when none does, installing it with
+# apt first where root or passwordless sudo allows, otherwise naming the package), then runs the
 # simulated providers, the api and the workers under one supervisor (Ctrl-C stops them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..');
+import type { ChildProcess } from 'node:child_process';
+import { GiveUp, ProcessGroup, startApp, waitFor } from '@notify/platform-kit';
 
 export interface Spawned {
   child: ChildProcess;
@@ -10,35 +8,19 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript file as its own node process (node --import tsx), resolving once it prints `ready`. */
+/** One group per test file: whatever a test leaves running dies with it. */
+const group = new ProcessGroup();
+
+/** Runs a TypeScript file of the repository as its own node process, resolving once its output matches `ready`. */
 export async function spawnTs(file: string, env: Record<string, string>, ready: RegExp, timeoutMs = 15_000): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, file)], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} not ready in ${timeoutMs} ms: ${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += String(chunk);
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => { output += String(chunk); });
-    void exited.then(({ code }) => { clearTimeout(timer); reject(new Error(`${file} exited (${code}) before ready: ${output}`)); });
-  });
+  const proc = startApp(group, { name: file, entry: file, env: { PATH: process.env.PATH ?? '', ...env } });
+  await waitFor(`${file} to print ${ready}`, () => {
+    if (!proc.running) throw new GiveUp(`${file} exited before ready: ${proc.output()}`);
+    return ready.test(proc.output());
+  }, timeoutMs);
   return {
-    child, exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    },
+    child: proc.process,
+    exited: proc.exited.then(({ code, signal }) => ({ code, signal })),
+    stop: () => proc.kill(),
   };
 }

@@ -42,7 +42,7 @@ export const OUTAGE = { from: 0.25, to: 0.75 } as const;
  */
 export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, ctx: { env: ScenarioEnv; signal: AbortSignal; groups: ProcessGroup[]; progress?: (text: string) => void }): Promise<RunResult> {
   const dir = mkdtempSync(join(ctx.env.inherited.TMPDIR ?? '/tmp', `notify-scenario-${mode}-`));
-  const group = new ProcessGroup({ logDir: dir });
+  const group = new ProcessGroup({ logDir: dir, maxChildren: 16 });
   ctx.groups.push(group);
   const channel: Channel = 'push';
   let redis: ReturnType<typeof createRedis> | undefined;
