@@ -79,6 +79,24 @@ it('an unknown outcome its channel never lets us settle ends unconfirmed at the 
   expect(await hget(id, 'addresses')).toBeNull();
 });
 
+it('sends refused on every channel spend nothing and end failed at the maximum age, not budget-exhausted', async () => {
+  for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}`, { mode: 'down' });
+  try {
+    const res = await request(platform.api.url).post('/v1/notifications').set(auth).send({
+      eventId: 'all-refused', priority: 'urgent', content: { title: 't', body: 'b' },
+      recipient: { id: 'r-all-refused', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
+    });
+    expect(res.status).toBe(202);
+    const [done] = await waitAllTerminal(platform.redis.url, [res.body.id as string], 15_000);
+    expect(done).toMatchObject({ status: 'failed', failureReason: 'no channel available before the maximum age' });
+    expect(done!.attempts.length).toBeGreaterThan(3);
+    expect(done!.attempts.every((a) => a.spent === false && a.errorClass === 'ECONNREFUSED')).toBe(true);
+    expect(await hget(res.body.id as string, 'calls')).toBe('0');
+  } finally {
+    for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}/restore`);
+  }
+});
+
 async function hget(id: string, field: string): Promise<string | null> {
   const redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
   try {

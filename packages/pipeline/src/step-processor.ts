@@ -182,13 +182,14 @@ export function createStepProcessor(deps: StepProcessorDeps) {
 
     if (decision.kind === 'done') return;
     // An unknown outcome waiting for its channel (breaker open, or connections refused) has
-    // until the maximum age to be settled; after that it can never be, and says so.
+    // until the maximum age to be settled; after that it can never be, and says so. Calls that
+    // never left spend no budget, so the maximum age also bounds a cascade of refusals.
     const waiting = decision.kind === 'wait' || (decision.kind === 'reconcile' && (after === 'skip' || after === 'not-sent'));
-    const tooOld = waiting && now() - acceptedAt > config.maxAgeMs;
+    const tooOld = (waiting || after === 'not-sent') && now() - acceptedAt > config.maxAgeMs;
     if (decision.kind === 'give-up' || decision.kind === 'unconfirmed' || tooOld) {
       const status = decision.kind === 'unconfirmed' || decision.kind === 'reconcile' ? 'unconfirmed' : 'failed';
-      const reason = decision.kind === 'wait' ? 'no channel available before the maximum age'
-        : decision.kind === 'reconcile' ? 'unknown-outcome-unsettled-before-maximum-age' : decision.reason;
+      const reason = decision.kind === 'give-up' || decision.kind === 'unconfirmed' ? decision.reason
+        : decision.kind === 'reconcile' ? 'unknown-outcome-unsettled-before-maximum-age' : 'no channel available before the maximum age';
       const ended = await scripts.finishNotification({ id: data.id, fromStep: step, status, reason, now: now(), skips: skipsToRecord });
       if (ended.code === 'ended') {
         metrics.notifications.inc({ priority: data.priority, outcome: status });
