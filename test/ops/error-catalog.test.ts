@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERROR_CATALOG } from '@notify/core';
 import { BUDGET_ERROR_CATALOG } from '@notify/budget-chain';
@@ -9,7 +9,8 @@ import { BUDGET_ERROR_CATALOG } from '@notify/budget-chain';
  * the table), every code is documented, every documented code exists, and the table's HTTP
  * status and retry columns say what the code does.
  */
-const README = join(__dirname, '..', '..', 'README.md');
+const ROOT = join(__dirname, '..', '..');
+const README = join(ROOT, 'README.md');
 const PINNED = { core: 16, budgetChain: 4 };
 
 interface Row { code: string; httpStatus: number; retryable: string; line: number }
@@ -32,6 +33,16 @@ const catalog = new Map<string, { httpStatus: number; retryable: boolean }>([
   ...Object.entries(ERROR_CATALOG),
   ...Object.entries(BUDGET_ERROR_CATALOG),
 ]);
+
+/** Source files of what answers clients: the api and the packages (the simulators play third parties). */
+function platformSources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist') platformSources(path, out);
+    else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
 
 describe('error catalog and the README', () => {
   const rows = readErrorTable(readFileSync(README, 'utf8'));
@@ -58,6 +69,17 @@ describe('error catalog and the README', () => {
       return entry !== undefined && (entry.httpStatus !== r.httpStatus || (entry.retryable ? 'yes' : 'no') !== r.retryable);
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('answers clients only with codes from a catalog (no ad-hoc `code: \'...\'` literal)', () => {
+    const sources = ['apps/api/src', ...readdirSync(join(ROOT, 'packages')).map((p) => `packages/${p}/src`)]
+      .filter((dir) => { try { return readdirSync(join(ROOT, dir)).length > 0; } catch { return false; } })
+      .flatMap((dir) => platformSources(dir));
+    expect(sources.length).toBeGreaterThan(20);
+    const adHoc = sources.flatMap((path) =>
+      [...readFileSync(join(ROOT, path), 'utf8').matchAll(/\bcode: '([A-Z][A-Z_]+)'/g)]
+        .filter((m) => !catalog.has(m[1]!)).map((m) => `${m[1]} (${path})`));
+    expect(adHoc).toEqual([]);
   });
 
   it('reads the table it checks (a row that drifts is caught)', () => {

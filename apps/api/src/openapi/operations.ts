@@ -73,7 +73,7 @@ export const OPERATIONS: readonly Operation[] = [
     otherErrors: {
       400: { description: 'VALIDATION_FAILED (bad shipment id) or INVALID_DEADLINE_HEADER.', schema: 'TrackingError' },
       502: { description: 'DEPENDENCY_FAILED: a store answered an error; `step` names it.', schema: 'TrackingError' },
-      503: { description: 'CANCELLED: the gateway is shutting down.', schema: 'TrackingError' },
+      503: { description: 'OVERLOADED (with `reason` and Retry-After): shed before any work while the process could not keep the deadline; CANCELLED: the gateway is shutting down.', schema: 'TrackingError' },
       504: { description: 'DEADLINE_EXCEEDED: `step` names the step that ran out of time.', schema: 'TrackingError' },
     },
   },

@@ -98,6 +98,7 @@ export const trackingErrorSchema = z.strictObject({
     code: z.enum([...budgetErrorCodes, 'VALIDATION_FAILED', 'INTERNAL']),
     step: z.string().optional().describe('The step that ran out of time or failed.'),
     header: z.string().optional().describe('The malformed deadline header (INVALID_DEADLINE_HEADER).'),
+    reason: z.string().optional().describe('Why the query was shed before any work (OVERLOADED).'),
     message: z.string(),
     upstreamStatus: z.number().int().optional(),
     details: z.array(fieldIssue).optional(),
