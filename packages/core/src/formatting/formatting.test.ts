@@ -1,4 +1,4 @@
-import { PUSH_PAYLOAD_LIMIT_BYTES } from '../limits';
+import { PUSH_PAYLOAD_LIMIT_BYTES, SMS_SEGMENT_CAP } from '../limits';
 import { formatPush } from './push';
 import { formatSms, smsSegments } from './sms';
 import { formatEmail } from './email';
@@ -21,6 +21,11 @@ describe('SMS formatting', () => {
     expect(formatSms('Kargonuz yolda, şoförümüz çıktı')).toMatchObject({ encoding: 'UCS-2', segments: 1 });
     expect(smsSegments('ı'.repeat(70))).toBe(1);
     expect(smsSegments('ı'.repeat(71))).toBe(2);
+  });
+
+  it('refuses a part limit beyond the platform cap (the one intake validation uses)', () => {
+    expect(() => formatSms('hi', SMS_SEGMENT_CAP + 1)).toThrow(RangeError);
+    expect(formatSms('a'.repeat(2_000), SMS_SEGMENT_CAP)).toMatchObject({ segments: SMS_SEGMENT_CAP, truncated: true });
   });
 
   it('cuts a long text to the segment limit, never splitting a surrogate pair', () => {
