@@ -42,7 +42,7 @@ export interface ProcessPlatform {
  * the simulators, the api and `workers` worker processes (all roles each), all in `group`.
  */
 export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<ProcessPlatform> {
-  const timeoutMs = o.startTimeoutMs ?? 30_000;
+  const timeoutMs = o.startTimeoutMs ?? 60_000;
   const entries = o.entries ?? DEFAULT_ENTRIES;
   const wait = { timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
   const redis = await startPrivateRedis({

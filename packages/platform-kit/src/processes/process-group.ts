@@ -92,7 +92,7 @@ export class ProcessGroup {
       await waitFor(what, async () => {
         if (done) throw new GiveUp(`${spec.name} exited before it was ready`);
         return probe().catch(() => false);
-      }, options.timeoutMs ?? 30_000, 50, options.signal).catch((error: Error) => {
+      }, options.timeoutMs ?? 60_000, 50, options.signal).catch((error: Error) => {
         throw new Error(`${error.message}\n--- ${spec.name} output${logFile ? ` (${logFile})` : ''} ---\n${output.slice(-4_000)}`);
       });
     };

@@ -57,7 +57,7 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     const proc = group.start({ name: `redis-${port}`, command: options.redisServer ?? 'redis-server', args, env: options.env ?? process.env });
     child = proc;
     await proc.waitReady(`redis-server on port ${port}`, () => redisAnswers(url, 500), {
-      timeoutMs: options.timeoutMs ?? 15_000, ...(options.signal ? { signal: options.signal } : {}),
+      timeoutMs: options.timeoutMs ?? 30_000, ...(options.signal ? { signal: options.signal } : {}),
     });
   };
 
