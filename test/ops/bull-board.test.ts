@@ -1,10 +1,11 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName } from '@notify/core';
-import { createBullBoardRouter } from '../../apps/api/src/admin/bull-board';
-import { requireAdmin } from '../../apps/api/src/auth';
+import { createAdminConsole } from '../../apps/api/src/admin/admin-console';
+import { createLoginLimiter } from '../../apps/api/src/admin/login-limiter';
 import { errorMiddleware } from '../../apps/api/src/error-middleware';
 import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
 
@@ -12,6 +13,7 @@ const ADMIN_KEY = 'test-admin-key-0000000000';
 
 let redis: TestRedis | undefined;
 let queues: Queue[] = [];
+let sessionRedis: Redis | undefined;
 let app: Express;
 
 beforeAll(async () => {
@@ -23,15 +25,20 @@ beforeAll(async () => {
   await pushUrgent?.add('step', { id: 'a'.repeat(32), rh: 'b'.repeat(32), priority: 'urgent', step: 1, channel: 'push' }, { jobId: `n-${'a'.repeat(32)}-1` });
   await pushUrgent?.add('step', { id: 'c'.repeat(32), rh: 'd'.repeat(32), priority: 'urgent', step: 1, channel: 'push' }, { jobId: `n-${'c'.repeat(32)}-1`, delay: 60_000 });
 
-  // Mounted the way the api mounts it: the admin key in front, the error middleware behind.
+  // Mounted the way the api mounts it: the admin console at /admin, the error middleware behind.
+  sessionRedis = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   app = express();
   app.set('query parser', 'simple'); // as createApp sets it; the board's sub-app inherits it
-  app.use('/admin/queues', requireAdmin(ADMIN_KEY), createBullBoardRouter(queues));
+  app.use('/admin', createAdminConsole({
+    queues, redis: sessionRedis, adminApiKey: ADMIN_KEY, session: { ttlSeconds: 3600, secureCookie: 'auto' },
+    limiter: createLoginLimiter({ maxFailures: 100 }), // the throttle has its own test below
+  }));
   app.use(errorMiddleware(pino({ level: 'silent' })));
 });
 
 afterAll(async () => {
   await Promise.all(queues.map((q) => q.close()));
+  await sessionRedis?.quit();
   await redis?.stop();
 });
 
@@ -74,4 +81,137 @@ it('is read-only: emptying a lane is refused and the jobs stay', async () => {
   expect(res.status).toBe(405);
   const pushUrgent = queues.find((q) => q.name === 'push-urgent');
   expect(await pushUrgent?.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 1, delayed: 1 });
+});
+
+describe('browser sign-in (cookie session)', () => {
+  const TENANT_KEY = 'test-key-tenant-a-00000000000000';
+  /** name → the whole Set-Cookie line, from one response. */
+  const setCookies = (res: request.Response): Map<string, string> => {
+    const lines = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    return new Map(lines.map((line) => [line.slice(0, line.indexOf('=')), line]));
+  };
+  const value = (line: string | undefined) => line?.slice(line.indexOf('=') + 1, line.indexOf(';'));
+
+  /** Opens the form and posts `key` with the form's token, from the form's own origin. */
+  async function signIn(key: string, headers: Record<string, string> = {}, target: Express = app) {
+    const form = await request(target).get('/admin/login');
+    expect(form.status).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1];
+    const loginCookie = setCookies(form).get('notify_admin_login');
+    expect(csrf).toBeDefined();
+    expect(value(loginCookie)).toBe(csrf);
+    return request(target).post('/admin/login').type('form')
+      .set({ cookie: `notify_admin_login=${csrf}`, origin: 'http://127.0.0.1', host: '127.0.0.1', ...headers })
+      .send({ csrf: csrf!, key });
+  }
+  async function session() {
+    const res = await signIn(ADMIN_KEY);
+    const cookies = setCookies(res);
+    const id = value(cookies.get('notify_admin_session'))!;
+    const csrf = value(cookies.get('XSRF-TOKEN'))!;
+    return { res, cookies, id, csrf, cookie: `notify_admin_session=${id}; XSRF-TOKEN=${csrf}` };
+  }
+
+  it('sends a browser without a session to the sign-in form; a script still gets 401', async () => {
+    const page = await request(app).get('/admin/queues').set('accept', 'text/html,application/xhtml+xml');
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe('/admin/login');
+    expect((await request(app).get('/admin/queues/api/queues')).status).toBe(401);
+    const form = await request(app).get('/admin/login');
+    expect(form.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(form.text).toContain('type="password"');
+  });
+
+  it('signs in with the admin key: an HttpOnly SameSite=Strict session cookie opens the board and its API', async () => {
+    const { res, cookies, cookie } = await session();
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/admin/queues');
+    const sessionCookie = cookies.get('notify_admin_session')!;
+    expect(sessionCookie).toMatch(/; Path=\/admin/);
+    expect(sessionCookie).toMatch(/; HttpOnly/);
+    expect(sessionCookie).toMatch(/; SameSite=Strict/);
+    expect(sessionCookie).not.toMatch(/; Secure/); // plain http here; see the next test
+    expect(cookies.get('XSRF-TOKEN')).not.toMatch(/HttpOnly/); // bull-board's client reads it
+    const lanes = await request(app).get('/admin/queues/api/queues').set('cookie', cookie);
+    expect(lanes.status).toBe(200);
+    expect((lanes.body as { queues: unknown[] }).queues).toHaveLength(6);
+    const page = await request(app).get('/admin/queues').set('cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Sign out');
+  });
+
+  it('marks the cookies Secure behind https', async () => {
+    const res = await signIn(ADMIN_KEY, { 'x-forwarded-proto': 'https' });
+    expect(res.status).toBe(303);
+    expect(setCookies(res).get('notify_admin_session')).toMatch(/; Secure/);
+  });
+
+  it('refuses a tenant key and a wrong key, without a session', async () => {
+    for (const key of [TENANT_KEY, 'not-the-admin-key-0000000000000']) {
+      const res = await signIn(key);
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('not the admin key');
+      expect(setCookies(res).has('notify_admin_session')).toBe(false);
+    }
+  });
+
+  it('refuses a sign-in without the form token or from another site', async () => {
+    const noToken = await request(app).post('/admin/login').type('form').send({ key: ADMIN_KEY });
+    expect(noToken.status).toBe(403);
+    const crossSite = await signIn(ADMIN_KEY, { origin: 'https://evil.example' });
+    expect(crossSite.status).toBe(403);
+    expect(setCookies(crossSite).has('notify_admin_session')).toBe(false);
+  });
+
+  it('slows guessing: after 3 wrong keys from one address even the right key waits (429)', async () => {
+    const throttled = express();
+    throttled.use('/admin', createAdminConsole({
+      queues, redis: sessionRedis!, adminApiKey: ADMIN_KEY, session: { ttlSeconds: 3600, secureCookie: 'auto' },
+      limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
+    }));
+    for (let i = 0; i < 3; i += 1) expect((await signIn(`wrong-key-${i}-00000000000000000000`, {}, throttled)).status).toBe(401);
+    const blocked = await signIn(ADMIN_KEY, {}, throttled);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(setCookies(blocked).has('notify_admin_session')).toBe(false);
+  });
+
+  it('needs the CSRF header for a state-changing board request made with the cookie', async () => {
+    const { cookie, csrf } = await session();
+    const noHeader = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set('cookie', cookie);
+    expect(noHeader.status).toBe(403);
+    expect(noHeader.body).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    const wrongHeader = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': 'x'.repeat(43) });
+    expect(wrongHeader.status).toBe(403);
+    const crossSite = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': csrf, 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    // With the token it reaches bull-board, which refuses every write on the read-only lanes.
+    const allowed = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': csrf });
+    expect(allowed.status).toBe(405);
+    expect(await queues.find((q) => q.name === 'push-urgent')?.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 1, delayed: 1 });
+  });
+
+  it('signs out with a POST carrying the token; the session is then dead server-side', async () => {
+    const { cookie, csrf, id } = await session();
+    const confirm = await request(app).get('/admin/logout').set('cookie', cookie);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain(`value="${csrf}"`);
+    const forged = await request(app).post('/admin/logout').type('form').set('cookie', cookie).send({ csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    expect((await request(app).get('/admin/queues/api/queues').set('cookie', cookie)).status).toBe(200);
+
+    const out = await request(app).post('/admin/logout').type('form').set({ cookie, origin: 'http://127.0.0.1', host: '127.0.0.1' }).send({ csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe('/admin/login');
+    expect(setCookies(out).get('notify_admin_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    // Replaying the old cookie does not work: the session is gone from Redis, not only from the browser.
+    expect((await request(app).get('/admin/queues/api/queues').set('cookie', `notify_admin_session=${id}`)).status).toBe(401);
+  });
+
+  it('keeps the Bearer header for scripts: the admin key opens it, a tenant key is forbidden', async () => {
+    expect((await admin(request(app).get('/admin/queues/api/queues'))).status).toBe(200);
+    const tenant = await request(app).get('/admin/queues/api/queues').set('authorization', `Bearer ${TENANT_KEY}`);
+    expect(tenant.status).toBe(403);
+    expect(tenant.body).toMatchObject({ error: { code: 'FORBIDDEN' } });
+  });
 });

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import { ChannelQueues, IntakeService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
 import { connectRedis, createLimitedServer, listenOn, startMetricsListener } from '@notify/runtime';
-import { createBullBoardRouter } from './admin/bull-board';
+import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
@@ -38,7 +38,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     bodyLimit: config.bodyLimit, isDraining: () => draining,
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
-      { path: '/admin/queues', router: createBullBoardRouter(queues.all(), '/admin/queues'), auth: 'admin' },
+      // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
+      { path: '/admin', router: createAdminConsole({ queues: queues.all(), redis, adminApiKey: config.adminApiKey, session: config.adminSession }), auth: 'none' },
     ],
   });
   const server: Server = createLimitedServer(app, config.http);

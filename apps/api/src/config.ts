@@ -53,6 +53,10 @@ export const apiEnvShape = {
   API_KEYS: apiKeys.optional(),
   /** Unset: the public development admin key (refused in production). */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Lifetime of a browser sign-in to /admin (fixed, not renewed by use). */
+  ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(8 * 3600),
+  /** The admin cookies' Secure flag: `auto` sets it when the request came over https (or X-Forwarded-Proto says so). */
+  ADMIN_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   /** Record (idempotency key + status) lifetime: the idempotency window, at least 24 h. */
   RECORD_TTL_SECONDS: z.coerce.number().int().min(86_400, 'must be at least 86400 (the 24 h idempotency window)').default(7 * 86_400),
   BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
@@ -93,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     redisUrl: c.REDIS_URL,
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
+    adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),

@@ -69,3 +69,11 @@ export function processIndexKey(): string {
 export function pendingIntakeKey(): string {
   return `${KEY_PREFIX}:pending-intake`;
 }
+
+/**
+ * A signed-in operator's browser session of the admin console (its CSRF token, with a TTL).
+ * Keyed by a hash of the session id: a reader of Redis cannot replay the cookie.
+ */
+export function adminSessionKey(sessionIdHash: string): string {
+  return `${KEY_PREFIX}:admin-session:${sessionIdHash}`;
+}

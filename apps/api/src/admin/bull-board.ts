@@ -13,6 +13,8 @@ export interface BullBoardOptions {
    * @defaultValue true
    */
   readOnly?: boolean;
+  /** A "Sign out" link in the board's header, for browser sessions. */
+  signOutUrl?: string;
 }
 
 /**
@@ -29,7 +31,13 @@ export function createBullBoardRouter(queues: Queue[], basePath = '/admin/queues
   createBullBoard({
     queues: queues.map((queue) => new BullMQAdapter(queue, adapterOptions)),
     serverAdapter,
-    options: { uiConfig: { boardTitle: 'notify lanes' } },
+    options: {
+      uiConfig: {
+        boardTitle: 'notify lanes',
+        hideDocsLink: true, // no link off the operator's network
+        ...(options.signOutUrl ? { miscLinks: [{ text: 'Sign out', url: options.signOutUrl }] } : {}),
+      },
+    },
   });
   // getRouter() is typed `any` upstream; it is an Express application, which mounts like a Router.
   return serverAdapter.getRouter() as Router;
