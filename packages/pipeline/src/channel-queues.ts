@@ -6,13 +6,24 @@ import type { StepJobData } from './job-data';
  * BullMQ job options for every step job. The processor is idempotent (the record decides), so
  * BullMQ may retry a job that threw (a Redis blip) many times; a permanently failed job is
  * still reconciled by the worker's failure handler so the notification ends terminal.
+ * A completed job is removed at once: the notification record holds every step's history,
+ * and keeping completed jobs (age/count trimming) was the dearest part of BullMQ's
+ * moveToFinished (issue 11). Failed jobs stay a week for bull-board. Exactly-once never
+ * rested on job ids: a step job added again after its twin was removed finds the record moved
+ * on (begin-attempt answers stale).
  */
 export const STEP_JOB_OPTIONS: JobsOptions = {
   attempts: 20,
   backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: { age: 3_600, count: 50_000 },
+  removeOnComplete: true,
   removeOnFail: { age: 7 * 24 * 3_600 },
 };
+
+/**
+ * BullMQ's events stream per lane, trimmed (approximately) to this many entries instead of
+ * 10,000: nothing of ours reads it beyond a live QueueEvents listener (tests, bull-board).
+ */
+export const STEP_EVENTS_MAX_LEN = 1_000;
 
 /** The six channel lanes: one queue per (channel, priority class). */
 export class ChannelQueues {
@@ -22,7 +33,9 @@ export class ChannelQueues {
     for (const channel of CHANNELS) {
       for (const priority of PRIORITIES) {
         const name = channelQueueName(channel, priority);
-        this.queues.set(name, new Queue<StepJobData>(name, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: STEP_JOB_OPTIONS }));
+        this.queues.set(name, new Queue<StepJobData>(name, {
+          connection, prefix: QUEUE_PREFIX, defaultJobOptions: STEP_JOB_OPTIONS, streams: { events: { maxLen: STEP_EVENTS_MAX_LEN } },
+        }));
       }
     }
   }
