@@ -1,115 +1,191 @@
 /**
  * `npm run bench:pipeline`: the whole path (HTTP intake → Redis → channel lanes → provider HTTP
- * calls → status) as separate processes on this machine, under open-loop load at several
- * rates. Prints intake rate, delivery rate, urgent/reminder latency, calls per notification
- * and duplicates per rate. A measurement, not a model: it states the machine and time scale.
+ * calls → status) as separate processes on this machine, each offered rate HELD for `--seconds`
+ * (open loop), and two bare references measured in the same run:
+ *   - a bare Express + SET NX + BullMQ add intake (bench/references/bare-intake.ts) vs the
+ *     platform's api with Redis alone, single POSTs at `--single-rates`;
+ *   - a bare two-hop BullMQ pipeline (bench/references/two-hop.ts) drained at its ceiling.
+ * A rate is "sustained" only if intake kept up and deliveries kept up over the steady window
+ * (backlog at the end <= 2 s of traffic and not growing). Options: see USAGE below.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadScenarioEnv } from '../apps/chaos/src/config';
-import { DEFAULT_ENTRIES, SCENARIO_API_KEY, startPlatform } from '../apps/chaos/src/scenario/platform-launcher';
-import { ProcessGroup } from '../apps/chaos/src/scenario/process-group';
-import { runLoad } from '../apps/loadgen/src/run-load';
-import { formatReport, type RunReport } from '../apps/loadgen/src/run-report';
+import { Redis } from 'ioredis';
+import { formatResults, type BenchReport } from './pipeline/format';
+import { ProcessGroup, type ManagedProcess, startPrivateRedis, startProcessPlatform } from '@notify/platform-kit';
+import { holdRate, type BenchTarget, type RateResult } from './pipeline/hold-rate';
+import { holdIntake, measureTwoHop, prefillTwoHop, type IntakeResult, type TwoHopResult } from './pipeline/references';
+import { startReference } from './pipeline/services';
 
-const ROOT = join(__dirname, '..');
-const BENCH_API_KEY = SCENARIO_API_KEY;
+const BENCH_TENANT = 'bench';
+const BENCH_API_KEY = 'bench-key-000000000000000000001';
+const USAGE = `usage: npm run bench:pipeline -- [--rates 1000,1736,2200] [--seconds 60] [--mode batch|single]
+  [--single-rates 1736,3000,4000] [--references all|none|intake|two-hop] [--workers 2]
+  [--provider-latency-ms 20] [--transient-delay-ms 300] [--drain-seconds 60] [--settle-seconds 5]
+  [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--cpu-prof DIR] [--json]`;
 
 const { values } = parseArgs({
   options: {
-    rates: { type: 'string', default: '500,1000,1736' },
-    seconds: { type: 'string', default: '10' },
+    rates: { type: 'string', default: '1000,1736,2200' },
+    seconds: { type: 'string', default: '60' },
+    'settle-seconds': { type: 'string' },
     workers: { type: 'string', default: '2' },
     'transient-delay-ms': { type: 'string', default: '300' },
     'provider-latency-ms': { type: 'string', default: '20' },
     mode: { type: 'string', default: 'batch' },
-    'warmup-seconds': { type: 'string', default: '3' },
+    'single-rates': { type: 'string', default: '1736,3000,4000' },
+    references: { type: 'string', default: 'all' },
+    'drain-seconds': { type: 'string', default: '60' },
+    'urgent-sample': { type: 'string', default: '2000' },
+    'app-env': { type: 'string', default: '' },
+    'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
   strict: true,
 });
 
+function numbers(text: string, name: string): number[] {
+  const list = text.split(',').filter(Boolean).map(Number);
+  if (list.some((r) => !Number.isFinite(r) || r <= 0 || r > 20_000)) throw new Error(`--${name} must be positive numbers up to 20000`);
+  return list;
+}
+
+function appEnv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const [key, ...rest] = pair.split('=');
+    if (!key || !/^[A-Z][A-Z0-9_]*$/.test(key) || rest.length === 0) throw new Error(`--app-env: '${pair}' is not KEY=VALUE`);
+    env[key] = rest.join('=');
+  }
+  return env;
+}
+
 async function main(): Promise<void> {
-  const rates = (values.rates as string).split(',').map(Number);
-  if (rates.some((r) => !Number.isFinite(r) || r <= 0 || r > 10_000)) throw new Error('--rates must be positive numbers up to 10000');
+  if (values.help) { process.stdout.write(`${USAGE}\n`); return; }
+  const rates = numbers(values.rates as string, 'rates');
+  const singleRates = numbers(values['single-rates'] as string, 'single-rates');
   const seconds = Number(values.seconds);
-  if (!(seconds > 0 && seconds <= 120)) throw new Error('--seconds must be in (0, 120]');
+  if (!(seconds >= 5 && seconds <= 600)) throw new Error('--seconds must be in [5, 600]');
+  const settle = values['settle-seconds'] === undefined ? Math.min(5, seconds / 4) : Number(values['settle-seconds']);
+  if (!(settle >= 0 && settle < seconds)) throw new Error('--settle-seconds must be in [0, seconds)');
   const mode = values.mode === 'single' ? 'single' : 'batch';
+  const refs = values.references as string;
+  if (!['all', 'none', 'intake', 'two-hop'].includes(refs)) throw new Error('--references must be all, none, intake or two-hop');
+  const workers = Number(values.workers);
+  const latency = values['provider-latency-ms'] as string;
   const delay = values['transient-delay-ms'] as string;
-  // The chaos scenario's launcher: every process on 127.0.0.1, free ports, a private redis-server.
+  const extraEnv = appEnv(values['app-env'] as string);
+  if (values['cpu-prof']) extraEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${values['cpu-prof']}`;
+  const drainSeconds = Number(values['drain-seconds']);
+  const urgentSample = Number(values['urgent-sample']);
+
   const dir = mkdtempSync(join(tmpdir(), 'notify-bench-'));
-  const group = new ProcessGroup(dir);
+  // One process group per phase (a stopped group starts nothing more); Ctrl-C stops them all.
+  const groups: ProcessGroup[] = [];
+  const phase = () => {
+    const g = new ProcessGroup({ logDir: dir });
+    groups.push(g);
+    return g;
+  };
   const abort = new AbortController();
-  // Ctrl-C: stop every process this bench started, then exit.
   const interrupt = () => {
     abort.abort();
-    void group.stop().finally(() => {
+    void Promise.all(groups.map((g) => g.stopAll())).finally(() => {
       rmSync(dir, { recursive: true, force: true });
       process.exit(130);
     });
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  const started = await startPlatform({
-    root: ROOT, group, env: loadScenarioEnv(process.env), dataDir: dir, workers: Number(values.workers),
-    appEnv: { CASCADE_TRANSIENT_DELAY_MS: delay, CASCADE_RECONCILE_DELAY_MS: delay, CASCADE_UNAVAILABLE_RETRY_MS: delay },
-    simEnv: { SIM_LATENCY_MS: values['provider-latency-ms'] as string },
-    entries: DEFAULT_ENTRIES, signal: abort.signal,
-  }).catch(async (error: unknown) => {
-    await group.stop();
-    throw error;
-  });
-  const platform = {
-    apiUrl: started.apiUrl,
-    simControlUrl: started.controlUrl,
-    workerMetricsUrls: started.workerUrls.map((url) => `${url}/metrics`),
-    stop: async () => {
-      await started.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const log = (line: string) => { if (!values.json) process.stderr.write(`${line}\n`); };
+  const report: BenchReport = {
+    header: '', rates: [], intake: [], twoHop: undefined, label: Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`).join(' '),
   };
-  const results: { rate: number; report: RunReport }[] = [];
+  const platformEnv = {
+    CASCADE_TRANSIENT_DELAY_MS: delay, CASCADE_RECONCILE_DELAY_MS: delay, CASCADE_UNAVAILABLE_RETRY_MS: delay, ...extraEnv,
+  };
+  const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const privateRedis = (group: ProcessGroup, name: string) => startPrivateRedis({ group, env: inherited, dataDir: join(dir, name), persistence: 'none', signal: abort.signal });
+  const platformOf = (count: number) => startProcessPlatform({
+    group: phase(), inherited, workers: count, apiKeys: `${BENCH_API_KEY}:${BENCH_TENANT}`, appEnv: platformEnv, simEnv: { SIM_LATENCY_MS: latency },
+    dataDir: join(dir, `platform-${count}`), signal: abort.signal,
+  });
+  const withRedis = async <T>(url: string, run: (redis: Redis) => Promise<T>): Promise<T> => {
+    const redis = new Redis(url, { maxRetriesPerRequest: null });
+    try { return await run(redis); } finally { redis.disconnect(); }
+  };
+
   try {
-    // Warm-up (not reported): module compilation, JIT, Redis script loading, connection pools.
-    const warmup = Number(values['warmup-seconds']);
-    if (warmup > 0) {
-      await runLoad({
-        apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, rate: Math.min(...rates) / 2, seconds: warmup, urgentShare: 0.5, mode, tickMs: 50,
-        workerMetricsUrls: platform.workerMetricsUrls, simControlUrl: platform.simControlUrl, drainSeconds: 30, seed: 1,
-      });
+    if (refs === 'all' || refs === 'two-hop') {
+      log('reference: bare two-hop BullMQ pipeline (prefilled, drained at its ceiling)');
+      const group = phase();
+      const redis = await privateRedis(group, 'two-hop');
+      const jobs = Math.round(4_000 * (seconds + settle + 2));
+      await withRedis(redis.url, (r) => prefillTwoHop(r, jobs));
+      const hops: { url: string; child: ManagedProcess }[] = [];
+      for (let i = 0; i < workers; i += 1) {
+        hops.push(await startReference(group, `two-hop-${i + 1}`, 'two-hop.ts', { REDIS_URL: redis.url, CONCURRENCY: '100', LATENCY_MS: latency }, abort.signal));
+      }
+      report.twoHop = await withRedis(redis.url, (r) => measureTwoHop(r, hops.map((h) => h.url), jobs, seconds, settle)) as TwoHopResult;
+      await group.stopAll();
     }
-    for (const rate of rates) {
-      const report = await runLoad({
-        apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, rate, seconds, urgentShare: 0.5, mode, tickMs: 50,
-        workerMetricsUrls: platform.workerMetricsUrls, simControlUrl: platform.simControlUrl, drainSeconds: 60, seed: rate,
+    if (refs === 'all' || refs === 'intake') {
+      log('reference: bare Express + SET NX + BullMQ add, single POST');
+      const group = phase();
+      const redis = await privateRedis(group, 'bare');
+      const bare = await startReference(group, 'bare-intake', 'bare-intake.ts', { REDIS_URL: redis.url }, abort.signal);
+      await withRedis(redis.url, async (r) => {
+        await holdIntake('bare', { url: bare.url, apiKey: 'none', redis: r }, (singleRates[0] as number) / 2, 3, 1);
+        for (const rate of singleRates) report.intake.push(await holdIntake('bare prototype', { url: bare.url, apiKey: 'none', redis: r }, rate, seconds, rate) as IntakeResult);
       });
-      results.push({ rate, report });
-      if (!values.json) process.stdout.write(`\n== offered ${rate}/s for ${seconds} s (${mode} intake) ==\n${formatReport(report)}\n`);
+      await group.stopAll();
+
+      log('platform: api + Redis alone (no workers), single POST');
+      const alone = await platformOf(0);
+      await withRedis(alone.redisUrl, async (r) => {
+        const target = { url: alone.apiUrl, apiKey: BENCH_API_KEY, redis: r };
+        await holdIntake('api', target, (singleRates[0] as number) / 2, 3, 1);
+        for (const rate of singleRates) report.intake.push(await holdIntake('platform api + Redis', target, rate, seconds, rate));
+      });
+      await alone.stop();
+    }
+
+    log(`platform: api + ${workers} workers + simulators + Redis, ${mode} intake`);
+    const platform = await platformOf(workers);
+    try {
+      await withRedis(platform.redisUrl, async (redis) => {
+        const target: BenchTarget = {
+          apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, tenant: BENCH_TENANT, redis,
+          metricsUrls: [platform.apiMetricsUrl, ...platform.workerUrls.map((u) => `${u}/metrics`)],
+        };
+        const common = { mode, urgentShare: 0.5, drainSeconds, urgentSample } as const;
+        // Warm-up (not reported): JIT, script loading, connection pools.
+        await holdRate(target, { ...common, rate: Math.min(...rates) / 2, seconds: 5, settleSeconds: 1, seed: 1, urgentSample: 0, delivering: true });
+        for (const rate of rates) {
+          log(`  holding ${rate}/s for ${seconds} s`);
+          const result: RateResult = await holdRate(target, { ...common, rate, seconds, settleSeconds: settle, seed: rate, delivering: true });
+          report.rates.push(result);
+          if (values.json) process.stdout.write(`${JSON.stringify({ kind: 'rate', label: report.label, ...result })}\n`);
+        }
+      });
+    } finally {
+      await platform.stop();
     }
   } finally {
-    await platform.stop();
+    await Promise.all(groups.map((g) => g.stopAll()));
+    rmSync(dir, { recursive: true, force: true });
   }
   const cpu = cpus();
-  const header = `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ` +
-    `api + ${values.workers} worker processes + simulators + redis-server on this machine; provider latency ${values['provider-latency-ms']} ms; ` +
-    `cascade delay scaled from 30 s to ${delay} ms`;
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify({ header, results }, null, 2)}\n`);
-    return;
-  }
-  process.stdout.write(`\n${header}\n`);
-  process.stdout.write('offered/s  accepted/s  delivery  calls/notif  dup  urgent mean s  urgent p95<= s  reminder mean s  p99 intake ms\n');
-  for (const { rate, report: r } of results) {
-    process.stdout.write(`${String(rate).padStart(9)}  ${r.intakePerSecond.toFixed(0).padStart(10)}  ${r.deliveryRate.toFixed(4).padStart(8)}  ` +
-      `${(r.callsPerNotification ?? 0).toFixed(3).padStart(11)}  ${String(r.duplicateDeliveries ?? 'n/a').padStart(3)}  ` +
-      `${(r.latency.urgent.meanSeconds ?? 0).toFixed(3).padStart(13)}  ${String(r.latency.urgent.p95UpperSeconds ?? 'n/a').padStart(14)}  ` +
-      `${(r.latency.reminder.meanSeconds ?? 0).toFixed(3).padStart(15)}  ${r.requestP99Ms.toFixed(1).padStart(13)}\n`);
-  }
+  report.header = `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${workers} worker processes + simulators + ` +
+    `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; cascade delay scaled from 30 s to ${delay} ms; ` +
+    `each rate held ${seconds} s, steady window after ${settle} s`;
+  process.stdout.write(formatResults(report, values.json as boolean));
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:pipeline failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`bench:pipeline failed: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
   process.exit(1);
 });

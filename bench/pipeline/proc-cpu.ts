@@ -1,0 +1,71 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return ticks / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK) is not reachable from Node). */
+const CLOCK_TICKS = 100;
+
+export type CpuSample = Map<string, number>;
+
+export function sampleCpu(pids: ReadonlyMap<string, number>): CpuSample {
+  const out: CpuSample = new Map();
+  for (const [name, pid] of pids) {
+    const s = processCpuSeconds(pid);
+    if (s !== undefined) out.set(name, s);
+  }
+  return out;
+}
+
+/** Per process: share of one core over the interval (1.0 = a whole core). */
+export function cpuShares(before: CpuSample, after: CpuSample, seconds: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, s] of after) {
+    const b = before.get(name);
+    if (b !== undefined && seconds > 0) out[name] = (s - b) / seconds;
+  }
+  return out;
+}
+
+/**
+ * This process's children by role, from /proc (whatever launched them): redis-server, api,
+ * simulators, worker-1..n, and the references' processes, named by their command line.
+ */
+export function childProcesses(parent = process.pid): Map<string, number> {
+  const found: { pid: number; name: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== parent) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      found.push({ pid: Number(entry), name: roleOf(cmdline) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const out = new Map<string, number>();
+  for (const { pid, name } of found.sort((a, b) => a.pid - b.pid)) {
+    let unique = name;
+    for (let i = 2; out.has(unique); i += 1) unique = `${name}-${i}`;
+    out.set(unique, pid);
+  }
+  return out;
+}
+
+function roleOf(cmdline: string): string {
+  if (/redis-server/.test(cmdline)) return 'redis';
+  const match = /(apps\/(\w+)\/src|bench\/references\/([\w-]+))/.exec(cmdline);
+  return match?.[2] ?? match?.[3] ?? 'other';
+}

@@ -1,0 +1,45 @@
+import type { BenchTarget } from './hold-rate';
+import { percentile } from '@notify/platform-kit';
+
+export interface FirstTry {
+  /** Urgent notifications read back. */
+  count: number;
+  /** Of those, delivered by their first call. */
+  firstTryShare: number | null;
+  /** Accepted → delivered (the record's acceptedAt → deliveredAt), first call succeeded. */
+  p50Ms: number | null;
+  p99Ms: number | null;
+}
+
+interface View { status?: string; latencyMs?: number; attempts?: unknown[] }
+
+/**
+ * Reads back an evenly spread sample of the window's urgent notifications through the status
+ * API (GET /v1/notifications/:id, wherever the record lives) after the drain: the latency of
+ * those delivered by their first call, accepted → delivered, as the platform recorded it.
+ */
+export async function sampleUrgentFirstTry(target: BenchTarget, ids: readonly string[], size: number): Promise<FirstTry> {
+  const step = Math.max(1, ids.length / Math.max(1, size));
+  const picked: string[] = [];
+  for (let i = 0; i < ids.length && picked.length < size; i += step) picked.push(ids[Math.floor(i)] as string);
+  const latencies: number[] = [];
+  let read = 0;
+  let cursor = 0;
+  const reader = async () => {
+    while (cursor < picked.length) {
+      const id = picked[cursor++] as string;
+      const res = await fetch(`${target.apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
+      if (!res.ok) { await res.arrayBuffer(); continue; }
+      const view = (await res.json()) as View;
+      read += 1;
+      if (view.status === 'delivered' && view.attempts?.length === 1 && typeof view.latencyMs === 'number') latencies.push(view.latencyMs);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, reader));
+  return {
+    count: read,
+    firstTryShare: read > 0 ? latencies.length / read : null,
+    p50Ms: percentile(latencies, 50) ?? null,
+    p99Ms: percentile(latencies, 99) ?? null,
+  };
+}
