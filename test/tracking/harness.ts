@@ -52,10 +52,14 @@ export interface ApiUnderTest extends Running {
   readonly registry: Registry;
 }
 
-/** The tracking router mounted as the api mounts it, at /v1/tracking. */
+/**
+ * The tracking router mounted as the api mounts it, at /v1/tracking. Load shedding on loop
+ * delay is off unless `env` turns it on: these tests share one loop with their client and
+ * stores, and shedding has its own deterministic tests (apps/api/src/tracking).
+ */
 export async function startApi(storesUrl: string, env: Record<string, string> = {}, shutdownSignal?: AbortSignal): Promise<ApiUnderTest> {
   const registry = new Registry();
-  const config = loadTrackingConfig({ TRACKING_STORES_BASE_URL: storesUrl, ...env });
+  const config = loadTrackingConfig({ TRACKING_STORES_BASE_URL: storesUrl, TRACKING_SHED_LOOP_DELAY_MS: '0', ...env });
   const router = createTrackingRouter({ config, registry, logger: pino({ level: 'silent' }), shutdownSignal });
   const app = express();
   app.use('/v1/tracking', router);

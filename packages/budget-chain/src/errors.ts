@@ -24,6 +24,11 @@ export const BUDGET_ERROR_CATALOG = {
     retryable: true,
     summary: 'A dependency answered with an error status, an unreadable body, or could not be reached.',
   },
+  OVERLOADED: {
+    httpStatus: 503,
+    retryable: true,
+    summary: 'Refused before any work (with Retry-After): the event loop runs too late, or too many queries are in flight, to keep another deadline; `reason` says which.',
+  },
 } as const;
 
 export type BudgetErrorCode = keyof typeof BUDGET_ERROR_CATALOG;

@@ -41,6 +41,15 @@ describe('loadTrackingConfig', () => {
     });
   });
 
+  it('reads the answer reserve and the load-shedding thresholds, and refuses a reserve as large as the budget', () => {
+    expect(loadTrackingConfig({})).toMatchObject({ answerReserveMs: 10, shedLoopDelayMs: 40, maxInFlight: 256, shedRetryAfterS: 1 });
+    expect(loadTrackingConfig({ TRACKING_ANSWER_RESERVE_MS: '15', TRACKING_SHED_LOOP_DELAY_MS: '0', TRACKING_MAX_IN_FLIGHT: '0', TRACKING_SHED_RETRY_AFTER_S: '2' })).toMatchObject({
+      answerReserveMs: 15, shedLoopDelayMs: 0, maxInFlight: 0, shedRetryAfterS: 2,
+    });
+    expect(() => loadTrackingConfig({ TRACKING_ANSWER_RESERVE_MS: '200' })).toThrow(/TRACKING_ANSWER_RESERVE_MS: must be smaller than TRACKING_BUDGET_MS/);
+    expect(() => loadTrackingConfig({ TRACKING_SHED_RETRY_AFTER_S: '0' })).toThrow(/TRACKING_SHED_RETRY_AFTER_S/);
+  });
+
   it('fails at start with a clear message for an unknown policy', () => {
     expect(() => loadTrackingConfig({ TRACKING_SPLIT_POLICY: 'fastest' })).toThrow(
       'TRACKING_SPLIT_POLICY: unknown split policy "fastest"; expected one of greedy, equal, weighted, tail-aware',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { formatConfigIssues } from '@notify/core';
+import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
 import { SPLIT_POLICY_NAMES, TRACKING_REFERENCE, TRACKING_STEPS, type SplitPolicyName, type TrackingStep } from '@notify/budget-chain';
 
 /** Validated settings of the guarded tracking query path (env names prefixed TRACKING_). */
@@ -35,7 +37,7 @@ export interface TrackingConfig {
   readonly shedRetryAfterS: number;
 }
 
-const DEFAULT_BASE_URL = 'http://127.0.0.1:4600';
+const DEFAULT_BASE_URL = devOrigin(DEV_DEFAULTS.trackingStoresPort);
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const millis = (max: number) => z.coerce.number({ error: 'must be a number of milliseconds' }).min(0).max(max);
@@ -68,7 +70,8 @@ const latencyTable = z.string().transform((value, ctx) => {
   return table as Record<TrackingStep, number>;
 });
 
-const schema = z
+/** Every TRACKING_* variable of the api (exported for the configuration docs test). */
+export const trackingEnvSchema = z
   .object({
     TRACKING_STORES_BASE_URL: httpUrl.default(DEFAULT_BASE_URL),
     TRACKING_DELIVERY_OPS_URL: httpUrl.optional(),
@@ -108,11 +111,8 @@ export function loadTrackingConfig(env: Record<string, string | undefined>): Tra
   const relevant = Object.fromEntries(
     Object.entries(env).filter(([key, value]) => key.startsWith('TRACKING_') && value !== undefined && value.trim() !== ''),
   );
-  const parsed = schema.safeParse(relevant);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(tracking config)'}: ${issue.message}`);
-    throw new Error(`invalid tracking configuration:\n${lines.join('\n')}`);
-  }
+  const parsed = trackingEnvSchema.safeParse(relevant);
+  if (!parsed.success) throw new Error(formatConfigIssues('tracking', parsed.error));
   const e = parsed.data;
   const base = e.TRACKING_STORES_BASE_URL;
   return {

@@ -1,4 +1,4 @@
-import { isBudgetError, isCancelled, isDeadlineExceeded, isDependencyFailed, type RequestOutcome, type ShedReason } from '@notify/budget-chain';
+import { BUDGET_ERROR_CATALOG, isBudgetError, isCancelled, isDeadlineExceeded, isDependencyFailed, type RequestOutcome, type ShedReason } from '@notify/budget-chain';
 import type { LateStep } from './progress';
 import type { TrackingQueryResult } from './query';
 
@@ -41,18 +41,21 @@ export interface GuardBudget {
   readonly answeredBy: 'deadline-guard';
 }
 
-/** The guard's 504: names the read still running furthest past its timeout (or the gateway's own work). */
+/** The guard's 504: names the read that ran out first, else the one still running furthest past its timeout, else the gateway's own work. */
 export function guardAnswer(late: LateStep, budget: GuardBudget): ErrorAnswer {
   const message =
     late.step === 'tracking'
       ? `tracking answered at its deadline (${Math.round(budget.elapsedMs)} of ${budget.budgetMs} ms): the gateway's own work ran late`
-      : `${late.step} still running after ${Math.round(late.runningMs)} ms (${Math.round(late.timeoutMs)} ms allowed, policy ${budget.policy}); answered at the deadline`;
+      : late.ranOut
+        ? `${late.step} did not finish within its ${Math.round(late.timeoutMs)} ms (policy ${budget.policy}); answered at the deadline`
+        : `${late.step} still running after ${Math.round(late.runningMs)} ms (${Math.round(late.timeoutMs)} ms allowed, policy ${budget.policy}); answered at the deadline`;
   const steps = late.step === 'tracking' ? [] : [{ step: late.step, outcome: 'deadline_exceeded', elapsedMs: late.runningMs, timeoutMs: late.timeoutMs }];
   return { status: 504, outcome: 'deadline_exceeded', body: { error: { code: 'DEADLINE_EXCEEDED', step: late.step, message }, budget: { ...budget, steps } } };
 }
 
 /** 503 before any work: the process is too late (loop delay) or too full (in flight) to keep another deadline. */
-export function shedAnswer(reason: ShedReason, retryAfterS: number): { status: 503; body: { error: { code: 'OVERLOADED'; reason: ShedReason; message: string } } } {
+export function shedAnswer(reason: ShedReason, retryAfterS: number): { status: number; body: { error: { code: 'OVERLOADED'; reason: ShedReason; message: string } } } {
   const why = reason === 'loop_delay' ? 'the event loop is running late' : 'too many tracking queries are in flight';
-  return { status: 503, body: { error: { code: 'OVERLOADED', reason, message: `tracking query refused: ${why}; retry after ${retryAfterS} s` } } };
+  const status = BUDGET_ERROR_CATALOG.OVERLOADED.httpStatus;
+  return { status, body: { error: { code: 'OVERLOADED', reason, message: `tracking query refused: ${why}; retry after ${retryAfterS} s` } } };
 }

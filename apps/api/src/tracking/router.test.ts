@@ -12,7 +12,8 @@ describe('tracking router input checks', () => {
   const registry = new Registry();
 
   beforeAll(() => {
-    const config = loadTrackingConfig({ TRACKING_STORES_BASE_URL: 'http://127.0.0.1:1' });
+    // Shedding off: a busy test worker's loop delay must not turn these input checks into 503s.
+    const config = loadTrackingConfig({ TRACKING_STORES_BASE_URL: 'http://127.0.0.1:1', TRACKING_SHED_LOOP_DELAY_MS: '0' });
     router = createTrackingRouter({ config, registry, logger: pino({ level: 'silent' }) });
     app = express();
     app.use('/v1/tracking', router);

@@ -15,7 +15,7 @@ import {
   type Timer,
 } from '@notify/budget-chain';
 import type { TrackingConfig } from './config';
-import { createHttpTrackingStores } from './http-stores';
+import { createHttpTrackingStores, type TrackingStores } from './http-stores';
 import { watchStores } from './progress';
 import { runTrackingQuery } from './query';
 import { failureAnswer, guardAnswer, shedAnswer } from './responses';
@@ -34,6 +34,8 @@ export interface TrackingRouterDeps {
   shutdownSignal?: AbortSignal;
   /** @defaultValue a LoadShedder on this process's event-loop delay, from config; owned (and stopped) by the router */
   loadShedder?: LoadShedder;
+  /** The three reads. @defaultValue HTTP reads of config.storeUrls over `dispatcher` */
+  stores?: TrackingStores;
 }
 
 /** An Express router plus `close()`, which releases the store connections it opened. */
@@ -56,7 +58,7 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
   const policy = createSplitPolicy(config.policy, { expectedMs: config.expectedLatenciesMs, tailMs: config.tailLatenciesMs });
   const ownsDispatcher = deps.dispatcher === undefined;
   const dispatcher = deps.dispatcher ?? createKeepAliveAgent({ connections: config.storeConnections });
-  const stores = createHttpTrackingStores({ storeUrls: config.storeUrls, dispatcher, cancel: config.cancel, observer: metrics });
+  const stores = deps.stores ?? createHttpTrackingStores({ storeUrls: config.storeUrls, dispatcher, cancel: config.cancel, observer: metrics });
   const ownsShedder = deps.loadShedder === undefined;
   const shedder = deps.loadShedder ?? new LoadShedder({
     maxLoopDelayMs: config.shedLoopDelayMs,
@@ -112,7 +114,7 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
           metrics.recordRequest('cancelled', policy.name, deadline.elapsedMs());
           return;
         }
-        const late = watched.slowest();
+        const late = watched.blame();
         const budget = { policy: policy.name, budgetMs: deadline.budgetMs, gatewayShareMs: config.gatewayShareMs, elapsedMs: deadline.elapsedMs(), answeredBy: 'deadline-guard' as const };
         const guarded = guardAnswer(late, budget);
         answer(guarded.status, guarded.outcome, guarded.body);
