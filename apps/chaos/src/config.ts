@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import { formatConfigIssues } from '@notify/core';
+import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
 import { usageError } from '@notify/platform-kit';
 
-const schema = z.object({
+/** Every variable the chaos CLI reads (exported for the configuration docs test). */
+export const chaosEnvSchema = z.object({
   /** The simulators' control API (apps/simulators: SIM_CONTROL_PORT). */
-  SIM_CONTROL_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an origin like http://127.0.0.1:4100').default('http://127.0.0.1:4100'),
+  SIM_CONTROL_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.simControlPort)}`).default(devOrigin(DEV_DEFAULTS.simControlPort)),
   /** The simulated tracking stores (apps/simulators: TRACKING_STORES_PORT), as the api names them. */
-  TRACKING_STORES_BASE_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an origin like http://127.0.0.1:4600').default('http://127.0.0.1:4600'),
+  TRACKING_STORES_BASE_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.trackingStoresPort)}`).default(devOrigin(DEV_DEFAULTS.trackingStoresPort)),
   /** The platform's own Redis: breaker states, registered processes, CLIENT PAUSE. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').default(DEV_DEFAULTS.redisUrl),
   /** One HTTP call to the control API may take this long. */
   CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Connecting to Redis may take this long. */
@@ -24,9 +27,9 @@ export interface ChaosConfig {
 
 /** Env (flags override it) → config; a bad value is a usage error (exit 2), named with its variable. */
 export function loadChaosConfig(env: Record<string, string | undefined>, overrides: Record<string, string | undefined> = {}): ChaosConfig {
-  const parsed = schema.safeParse({ ...pick(env), ...overrides });
+  const parsed = chaosEnvSchema.safeParse({ ...pick(env), ...overrides });
   if (!parsed.success) {
-    throw usageError(`invalid chaos configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw usageError(formatConfigIssues('chaos', parsed.error));
   }
   const c = parsed.data;
   return {

@@ -1,17 +1,19 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { formatConfigIssues } from '@notify/core';
 import { usageError } from '@notify/platform-kit';
+import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
 
 const schema = z.object({
-  api: z.string().url().default('http://127.0.0.1:3000'),
-  key: z.string().min(1).default('dev-key-change-me-0001'),
+  api: z.string().url().default(devOrigin(DEV_DEFAULTS.apiPort)),
+  key: z.string().min(1).default(DEV_DEFAULTS.apiKey),
   rate: z.coerce.number().positive().max(20_000).default(200),
   seconds: z.coerce.number().positive().max(3_600).default(10),
   'urgent-share': z.coerce.number().min(0).max(1).default(0.5),
   mode: z.enum(['batch', 'single']).default('batch'),
   'tick-ms': z.coerce.number().int().min(5).max(1_000).default(50),
-  'worker-metrics': z.string().default('http://127.0.0.1:9464/metrics'),
-  'sim-control': z.string().default('http://127.0.0.1:4100'),
+  'worker-metrics': z.string().default(`${devOrigin(DEV_DEFAULTS.workerMetricsPort)}/metrics`),
+  'sim-control': z.string().default(devOrigin(DEV_DEFAULTS.simControlPort)),
   'drain-seconds': z.coerce.number().min(0).max(3_600).default(120),
   seed: z.coerce.number().int().default(20260730),
   json: z.boolean().default(false),
@@ -37,7 +39,7 @@ export function loadConfig(argv: string[]): LoadgenConfig {
   }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
-    throw usageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+    throw usageError(formatConfigIssues('loadgen', parsed.error, (path) => `--${path}`));
   }
   return parsed.data;
 }

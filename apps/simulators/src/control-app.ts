@@ -1,6 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
-import { CHANNELS, isChannel } from '@notify/core';
+import { CHANNELS, fieldIssues, isChannel } from '@notify/core';
 import { behaviourPatchSchema } from './channel-faults';
 import type { ProviderFleet } from './provider-fleet';
 
@@ -36,7 +36,7 @@ export function createControlApp(fleet: ProviderFleet, registry: Registry): Expr
     if (!patch.success) {
       res.status(400).json({
         error: 'invalid-behaviour',
-        details: patch.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', reason: i.message })),
+        details: fieldIssues(patch.error),
       });
       return;
     }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { formatConfigIssues } from '@notify/core';
+import { DEV_DEFAULTS } from '@notify/runtime';
 
 export const TARIFF_MODES = ['healthy', 'slow', 'error'] as const;
 /** healthy: the seed's healthy cycle; slow: AY10 (tens of times the 6 ms median); error: 500s. */
@@ -23,9 +25,10 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'on');
 
-const schema = z.object({
+/** Every TRACKING_STORES_* variable of the simulators (exported for the configuration docs test). */
+export const trackingStoresEnvSchema = z.object({
   TRACKING_STORES_HOST: z.string().min(1).default('127.0.0.1'),
-  TRACKING_STORES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535).default(4600),
+  TRACKING_STORES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535).default(DEV_DEFAULTS.trackingStoresPort),
   TRACKING_STORES_HONOUR_CANCELLATION: flag.prefault('true'),
   TRACKING_STORES_TARIFF_MODE: z
     .enum(TARIFF_MODES, { error: (issue) => `unknown tariff mode ${JSON.stringify(issue.input)}; expected one of ${TARIFF_MODES.join(', ')}` })
@@ -40,11 +43,8 @@ export function loadTrackingStoresConfig(env: Record<string, string | undefined>
   const relevant = Object.fromEntries(
     Object.entries(env).filter(([key, value]) => key.startsWith('TRACKING_STORES_') && value !== undefined && value.trim() !== ''),
   );
-  const parsed = schema.safeParse(relevant);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`invalid tracking stores configuration:\n${lines.join('\n')}`);
-  }
+  const parsed = trackingStoresEnvSchema.safeParse(relevant);
+  if (!parsed.success) throw new Error(formatConfigIssues('tracking stores', parsed.error));
   const e = parsed.data;
   return {
     host: e.TRACKING_STORES_HOST,
