@@ -22,7 +22,7 @@ beforeAll(async () => {
     const text = await (await fetch(worker.metricsUrl)).text();
     return /^notify_notifications_total\{[^}]*outcome="delivered"/m.test(text);
   }, 20_000, 100);
-  expositions.push({ process: 'api', text: await (await fetch(`${platform.api.url}/metrics`)).text() });
+  expositions.push({ process: 'api', text: await (await fetch(platform.api.metricsUrl)).text() });
   expositions.push({ process: 'worker', text: await (await fetch(worker.metricsUrl)).text() });
 }, 60_000);
 

@@ -44,7 +44,8 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
       intervalSeconds: 1,
       ruleFiles: [RULES],
       jobs: [
-        { job: 'notify-api', targets: [hostPort(running.api.url)] },
+        // The api's metrics listener, not its public port (which has no /metrics).
+        { job: 'notify-api', targets: [hostPort(running.api.metricsUrl)] },
         { job: 'notify-worker', targets: running.workers.map((w) => hostPort(w.metricsUrl)) },
       ],
     });
