@@ -1,7 +1,7 @@
 import { BINARIES, ensureBinaries, type EnsureOptions } from '@notify/platform-kit';
 
 /** What the integration tests run on this machine (the harness starts a private redis-server per file). */
-export const TEST_BINARIES = [BINARIES.redisServer];
+const TEST_BINARIES = [BINARIES.redisServer];
 
 /** The harness's ensure step (jest globalSetup): install what is missing, or stop naming its package. */
 export function ensureTestBinaries(options: Partial<EnsureOptions> = {}): Promise<void> {

@@ -18,7 +18,7 @@ export const FAST_CASCADE_ENV = cascadeTimeEnv(TEST_TIME_SCALE);
 const logger = pino({ level: 'silent' });
 
 /** The apps, bound once for @notify/platform-kit's in-process assembly (the kit never imports an app). */
-export const APP_PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
+const APP_PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
   startSimulators: (env) => startSimulators(loadSimConfig(env), logger),
   startApi: (env, gate) => startApi(loadApiConfig(env), logger, gate ? { gate } : {}),
   startWorker: (env, gate) => startWorker(loadWorkerConfig(env), logger, gate ? { gate } : {}),

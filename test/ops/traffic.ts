@@ -37,13 +37,6 @@ export async function sendNotifications(apiUrl: string, count: number, runId: st
   return { accepted: ids.length, ids };
 }
 
-/** Reads one notification's status through the API. */
-export async function notificationStatus(apiUrl: string, id: string): Promise<string | undefined> {
-  const res = await fetch(`${apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
-  if (res.status !== 200) return undefined;
-  return ((await res.json()) as { status?: string }).status;
-}
-
 /** Metric family names (from `# TYPE` lines, so metrics with no samples yet count too). */
 export function metricFamilies(exposition: string): string[] {
   return [...exposition.matchAll(/^# TYPE (\S+) \S+$/gm)].map((m) => m[1] as string);

@@ -9,8 +9,8 @@ import { breakerTimes, watchBreaker } from './breaker-timeline';
 import { readViews, summarize, waitUntilTerminal, type RunFigures } from './outcomes';
 import { scaledAppEnv, type BreakerMode, type ScenarioOptions } from './scenario-args';
 
-export const SCENARIO_API_KEY = 'scenario-key-0000000000000001';
-export const SCENARIO_TENANT = 'scenario';
+const SCENARIO_API_KEY = 'scenario-key-0000000000000001';
+const SCENARIO_TENANT = 'scenario';
 
 export interface RunResult {
   mode: BreakerMode;

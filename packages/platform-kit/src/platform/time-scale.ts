@@ -5,7 +5,7 @@ const PRODUCTION = {
 } as const;
 
 /** Calls take real time whatever the scale: a provider call may take this long. */
-export const SCALED_PROVIDER_TIMEOUT_MS = 2_000;
+const SCALED_PROVIDER_TIMEOUT_MS = 2_000;
 /**
  * Re-checks are never sooner than this: a reconcile asks the provider about a call that may
  * still be on the wire, and a faster re-check only burns the machine other processes share.
