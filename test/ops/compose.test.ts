@@ -15,6 +15,7 @@ interface Service {
   command?: string[];
   container_name?: string;
   ports?: unknown[];
+  expose?: unknown[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[] };
   depends_on?: Record<string, { condition?: string }>;
@@ -38,8 +39,11 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
   let services: Record<string, Service>;
   let volumes: Record<string, unknown>;
 
+  // The compose file ships no keys: `config` is given test values, as an operator's .env would.
+  const KEYS_ENV = { ...process.env, API_KEYS: `${'k'.repeat(40)}:tenant-a`, ADMIN_API_KEY: 'a'.repeat(40) };
+
   beforeAll(async () => {
-    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT });
+    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: KEYS_ENV });
     if (result.code !== 0) throw new Error(`docker-compose config failed:\n${result.stderr}`);
     const config = await yamlToJson<{ services: Record<string, Service>; volumes: Record<string, unknown> }>(result.stdout);
     services = config.services;
@@ -86,6 +90,27 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(services.simulators!.environment).toMatchObject({ SIM_HOST: '0.0.0.0' });
   });
 
+  it('ships no default keys: without API_KEYS and ADMIN_API_KEY in the environment, config refuses, naming them', async () => {
+    const env = { ...process.env };
+    delete env.API_KEYS;
+    delete env.ADMIN_API_KEY;
+    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/API_KEYS|ADMIN_API_KEY/);
+    const withoutAdmin = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, API_KEYS: KEYS_ENV.API_KEYS } });
+    expect(withoutAdmin.code).not.toBe(0);
+    expect(withoutAdmin.stderr).toMatch(/ADMIN_API_KEY/);
+    const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8');
+    expect(text).not.toMatch(/dev-(admin-)?key-change-me/);
+  });
+
+  it('keeps /metrics off the published api port: its own listener, exposed to the network only', () => {
+    const api = services.api!;
+    expect(api.environment).toMatchObject({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9465' });
+    expect(JSON.stringify(api.ports)).not.toContain('9465');
+    expect(api.expose?.map(String)).toContain('9465');
+  });
+
   it('gives draining processes longer than their grace period, and signals reach the app (no npx)', () => {
     for (const name of ['api', 'worker', 'simulators']) {
       const service = services[name]!;
@@ -103,7 +128,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
       readFileSync(resolve(ROOT, 'infra/prometheus/prometheus.yml'), 'utf8'),
     );
     const job = (name: string) => prom.scrape_configs.find((j) => j.job_name === name);
-    expect(job('notify-api')?.static_configs?.[0]?.targets).toEqual([`api:${services.api!.environment?.API_PORT}`]);
+    expect(job('notify-api')?.static_configs?.[0]?.targets).toEqual([`api:${services.api!.environment?.API_METRICS_PORT}`]);
     expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
   });
 

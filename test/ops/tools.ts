@@ -48,9 +48,9 @@ export interface RunResult {
 }
 
 /** Runs a command to completion (bounded by `timeoutMs`), feeding `input` on stdin. */
-export function run(command: string, args: string[], options: { input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function run(command: string, args: string[], options: { input?: string; cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
