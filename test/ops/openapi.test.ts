@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import request from 'supertest';
 import { createBullBoardRouter } from '../../apps/api/src/admin/bull-board';
 import { createApp, type AppDeps } from '../../apps/api/src/app';
-import { buildOpenApiDocument, listExpressRoutes } from '../../apps/api/src/openapi';
+import { buildOpenApiDocument, EXAMPLES, listExpressRoutes, NAMED_SCHEMAS, type SchemaName } from '../../apps/api/src/openapi';
 import { createTrackingRouter, loadTrackingConfig, type TrackingRouter } from '../../apps/api/src/tracking';
 
 const OUTPUT = join(__dirname, '..', '..', 'test-output', 'openapi');
@@ -99,6 +99,14 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
     const errorCodes = (doc.components.schemas.Error as { properties: { error: { properties: { code: { enum: string[] } } } } })
       .properties.error.properties.code.enum;
     expect(errorCodes).toContain('IDEMPOTENCY_CONFLICT');
+  });
+
+  it('shows only examples its own schemas accept', () => {
+    const examples = Object.entries(EXAMPLES) as [SchemaName, unknown][];
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const [name, example] of examples) expect(NAMED_SCHEMAS[name].safeParse(example).error).toBeUndefined();
+    const schemas = (buildOpenApiDocument() as { components: { schemas: Record<string, { examples?: unknown[] }> } }).components.schemas;
+    expect(schemas.NotificationRequest!.examples).toEqual([EXAMPLES.NotificationRequest]);
   });
 
   it('serves the document at /openapi.json and Swagger UI from node_modules at /docs, without a key', async () => {

@@ -29,6 +29,17 @@ export const NAMED_SCHEMAS = {
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
 
+/** Request examples for /docs' "Try it out"; a test parses each with its own schema. */
+export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
+  NotificationRequest: {
+    eventId: 'order-42-shipped',
+    priority: 'urgent',
+    recipient: { id: 'user-7', addresses: { push: 'tok-7', sms: '+905551112233', email: 'u7@example.com' }, preferences: ['push', 'sms', 'email'] },
+    content: { title: 'Kargonuz yolda', body: 'Siparişiniz kargoya verildi.' },
+  },
+  RecipientProfile: { addresses: { sms: '+905551112233', email: 'u7@example.com' }, preferences: ['sms', 'email'] },
+};
+
 /**
  * Field notes the zod schemas cannot carry without core knowing about the document: the
  * rules a client needs that are not in the JSON Schema keywords (idempotency, fallbacks).
@@ -72,7 +83,8 @@ export function componentSchemas(): Record<SchemaName, JsonObject> {
   for (const [id, schema] of Object.entries(schemas)) {
     // Each component lives inside the document: no $schema or $id of its own.
     const { $schema: _dialect, $id: _id, ...rest } = schema as JsonObject;
-    out[id] = rest;
+    const example = EXAMPLES[id as SchemaName];
+    out[id] = example === undefined ? rest : { ...rest, examples: [example] };
   }
   addFieldNotes(out);
   return out as Record<SchemaName, JsonObject>;

@@ -2,5 +2,5 @@
 export { buildOpenApiDocument } from './document';
 export { docsRouter } from './docs-router';
 export { OPERATIONS, type Operation } from './operations';
-export { NAMED_SCHEMAS, type SchemaName } from './components';
+export { EXAMPLES, NAMED_SCHEMAS, type SchemaName } from './components';
 export { listExpressRoutes, type ExpressRoute } from './express-routes';
