@@ -46,12 +46,11 @@ describe('tracking stores app', () => {
 
   it('AY10: slow tariff stops at the propagated deadline when honouring cancellation', async () => {
     await request(stores.app).post('/control/tariff').send({ mode: 'slow' }).expect(200, { tariffMode: 'slow' });
-    const started = performance.now();
     const res = await request(stores.app).get('/stores/tariff/SHP-1').set('x-request-timeout-ms', '31');
     expect(res.status).toBe(504);
-    expect(performance.now() - started).toBeLessThan(120); // not the cycle's 150 ms
+    // Stopped, not run to the cycle's 150 ms (counted, not timed: a busy machine delays both).
     const stats = stores.control.stats();
-    expect(stats.stores.tariff).toMatchObject({ stoppedAtDeadline: 1 });
+    expect(stats.stores.tariff).toMatchObject({ stoppedAtDeadline: 1, completed: 0 });
     expect(stats.stores.tariff.abandonedWorkMs).toBeLessThan(1); // measured: the stop itself takes microseconds
     expect(stats.stores['delivery-ops'].requests).toBe(0);
   });
@@ -59,12 +58,16 @@ describe('tracking stores app', () => {
   it('without cancellation, works on past the deadline and counts it as abandoned work (stats and metric)', async () => {
     await request(stores.app).post('/control/tariff').send({ mode: 'slow' });
     await request(stores.app).post('/control/cancellation').send({ honour: false }).expect(200, { honourCancellation: false });
+    const started = performance.now();
     const res = await request(stores.app).get('/stores/tariff/SHP-1').set('x-request-timeout-ms', '31');
+    const elapsed = performance.now() - started;
     expect(res.status).toBe(200); // the caller would have left long ago; the store did not care
     const abandoned = stores.control.stats().stores.tariff.abandonedWorkMs;
     expect(abandoned).toBeGreaterThan(100); // 150 ms of work, 30 ms of budget
-    expect(abandoned).toBeLessThan(150);
-    expect(await registry.metrics()).toMatch(/notify_tracking_abandoned_work_seconds_total\{store="tariff"\} 0\.1[0-9]+/);
+    // Only the time past the deadline counts (a late timer adds to both sides of this).
+    expect(abandoned).toBeLessThanOrEqual(elapsed - 29);
+    const metric = /notify_tracking_abandoned_work_seconds_total\{store="tariff"\} ([0-9.]+)/.exec(await registry.metrics());
+    expect(Number(metric?.[1])).toBeCloseTo(abandoned / 1000, 3);
   });
 
   it('validates control bodies and resets to the configured start', async () => {
