@@ -12,10 +12,31 @@ const STATIC_SEGMENT = /^[a-z][a-z0-9-]{0,31}$/;
  * (`/v1/recipients`) replaced by `*`.
  */
 export function loggedRoute(req: Request): string {
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof pattern === 'string') return `${req.baseUrl}${pattern === '/' ? '' : pattern}` || '/';
+  const matched = MATCHED.get(req);
+  if (matched) return matched;
   const segments = req.originalUrl.split('?')[0]!.split('/').slice(1);
   return `/${segments.map((segment, i) => (i < 2 && STATIC_SEGMENT.test(segment) ? segment : '*')).join('/')}`;
+}
+
+const MATCHED = new WeakMap<Request, string>();
+
+/**
+ * Records the full pattern of the route that matched (mount path + route path) at the moment
+ * the router assigns `req.route`: by the time the response finishes, an error passed to
+ * `next()` has taken the request out of its router and `req.baseUrl` no longer says where it was.
+ */
+function recordMatchedRoute(req: Request): void {
+  let route: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: unknown) => {
+      route = value;
+      const pattern = (value as { path?: unknown } | undefined)?.path;
+      if (typeof pattern === 'string') MATCHED.set(req, `${req.baseUrl}${pattern === '/' ? '' : pattern}` || '/');
+    },
+  });
 }
 
 /** A request id (the caller's `x-request-id` if sane), echoed back and bound to a child logger. */
@@ -24,6 +45,7 @@ export function requestContext(logger: Logger) {
     const presented = req.get('x-request-id');
     req.id = presented && REQUEST_ID.test(presented) ? presented : randomUUID();
     res.set('x-request-id', req.id);
+    recordMatchedRoute(req);
     const started = performance.now();
     res.on('finish', () => {
       logger.debug({ reqId: req.id, method: req.method, route: loggedRoute(req), status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
