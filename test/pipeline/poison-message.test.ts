@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { addressHash, notificationId, notificationKey, recipientHash, type Channel } from '@notify/core';
-import { ChannelQueues, loadScripts } from '@notify/pipeline';
+import { ChannelQueues, OPEN_GATE, loadScripts, type ChannelGate, type GateTicket } from '@notify/pipeline';
 import { createRedis, waitUntilReady } from '@notify/runtime';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
@@ -11,9 +11,17 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
  * processing error for that channel in the worker: recorded as such, no call spent, no
  * "worker lost", and the cascade goes on to the next channel.
  */
+/** Every channel callable; remembers how each ticket was released (the breaker's view of each step). */
+const releases: [Channel, string][] = [];
+const recordingGate: ChannelGate = {
+  openChannels: () => OPEN_GATE.openChannels(),
+  acquire: async (channel): Promise<GateTicket> => ({ release: async (outcome) => { releases.push([channel, outcome]); } }),
+  close: async () => undefined,
+};
+
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' } });
+  platform = await startTestPlatform({ simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' }, gateFor: () => recordingGate });
 });
 afterAll(async () => { await platform?.stop(); });
 
@@ -57,6 +65,8 @@ it('a record past validation: push is a processing error, SMS delivers, one call
     expect(ledger.calls.push ?? 0).toBe(0);
     expect(ledger.calls.sms).toBe(1);
     expect(ledger.deliveries).toBe(1);
+    // The push ticket was given back as not called: a poison message never counts against push's breaker.
+    expect(releases).toEqual([['push', 'not-called'], ['sms', 'delivered']]);
   } finally {
     await queues.close();
     await redis.quit();
