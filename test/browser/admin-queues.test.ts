@@ -82,7 +82,8 @@ it('signs in with the admin key, shows the six lanes with their counts, and sign
   // the token the page's script reads from the XSRF-TOKEN cookie (then 405: the lanes are read-only).
   const statuses = await page.evaluate(async () => {
     const url = '/admin/queues/api/queues/push-urgent/empty';
-    const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '');
+    const { cookie } = (globalThis as unknown as { document: { cookie: string } }).document; // runs in the page (no DOM lib here)
+    const token = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1] ?? '');
     const bare = await fetch(url, { method: 'PUT' });
     const withToken = await fetch(url, { method: 'PUT', headers: { 'x-xsrf-token': token } });
     return [bare.status, withToken.status];
