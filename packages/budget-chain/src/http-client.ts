@@ -3,7 +3,6 @@ import type { Deadline } from './deadline';
 import { DeadlineExceededError, DependencyFailedError, isBudgetError } from './errors';
 import { deadlineHeaders } from './header';
 import type { BudgetObserver } from './observer';
-import { raceAbort } from './race-abort';
 
 export interface KeepAliveAgentOptions {
   /** Sockets per origin. @defaultValue 64 */
@@ -60,7 +59,7 @@ export async function budgetedGetJson(url: string, options: BudgetedGetOptions):
       readJson(response, step, deadline),
     );
     try {
-      return await raceAbort(work, deadline.signal);
+      return await deadline.race(work);
     } catch (error: unknown) {
       throw deadline.signal.aborted ? deadline.signal.reason : asDependencyError(error, step, url);
     }

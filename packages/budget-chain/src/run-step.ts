@@ -1,7 +1,6 @@
 import type { Deadline } from './deadline';
 import { DeadlineExceededError, isCancelled, isDeadlineExceeded } from './errors';
 import type { BudgetObserver, StepOutcomeKind } from './observer';
-import { raceAbort } from './race-abort';
 
 /** What a step's work receives: its own deadline and signal, already linked to the caller's. */
 export interface StepContext {
@@ -71,7 +70,7 @@ export async function runStep<T>(
 
   const child = parent.child(step, timeoutMs);
   try {
-    const value = await raceAbort(fn({ step, deadline: child, signal: child.signal, timeoutMs }), child.signal);
+    const value = await child.race(fn({ step, deadline: child, signal: child.signal, timeoutMs }));
     const endedAt = parent.clock.now();
     return finish({ ok: true, kind: 'ok', value, step, timeoutMs, startedAt, endedAt, elapsedMs: endedAt - startedAt, called: true });
   } catch (caught: unknown) {
