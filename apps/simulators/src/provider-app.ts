@@ -1,17 +1,54 @@
-import express, { type Express } from 'express';
-import { z } from 'zod';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Channel } from '@notify/core';
 import type { ChannelBehaviour } from './channel-faults';
 import type { Ledger } from './ledger';
 import { stableUnit } from './rng';
-
-const messageSchema = z.object({ to: z.string().min(1), message: z.record(z.string(), z.unknown()) });
 
 export interface ProviderAppOptions {
   channel: Channel;
   ledger: Ledger;
   behaviour: () => ChannelBehaviour;
   random: () => number;
+}
+
+const BODY_LIMIT = 64 * 1_024;
+
+/** Every answer the provider gives, serialized once (the simulators share the bench's cores). */
+function answers(channel: Channel) {
+  const json = (status: number, body: object) => ({ status, body: Buffer.from(JSON.stringify(body)) });
+  return {
+    delivered: json(202, { status: 'delivered', replayed: false }),
+    replayed: json(200, { status: 'delivered', replayed: true }),
+    permanent: json(422, { error: 'invalid-address', message: `the ${channel} address is not deliverable` }),
+    transient: json(503, { error: 'unavailable', message: 'temporary provider failure' }),
+    inProgress: json(409, { error: 'in-progress', message: 'a call with this key is still being processed' }),
+    noKey: json(400, { error: 'bad-request', message: 'Idempotency-Key header is required' }),
+    badBody: json(400, { error: 'bad-request', message: 'body must be {to, message}' }),
+    tooLarge: json(413, { error: 'too-large', message: `body over ${BODY_LIMIT} bytes` }),
+    notFound: json(404, { error: 'not-found', message: 'POST /v1/messages is the only route' }),
+  };
+}
+type Answer = ReturnType<typeof answers>[keyof ReturnType<typeof answers>];
+
+function send(res: ServerResponse, answer: Answer): void {
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length });
+  res.end(answer.body);
+}
+
+/** The body as JSON, or undefined when it is not JSON or over the limit ('large'). */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) return 'large';
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -23,25 +60,39 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * delivered again with `replayed: true` and no second delivery; a key whose call is still
  * running answers 409 (in progress). The provider finishes a call even if the caller hung up,
  * as a real one would: that is why a timeout is an unknown outcome.
+ * A bare node handler with its answers serialized once: the simulators run on the same cores
+ * as the platform they load, so they stay cheap (no framework, no per-call logging).
  */
-export function createProviderApp(options: ProviderAppOptions): Express {
+export function createProviderApp(options: ProviderAppOptions): RequestListener {
   const { channel, ledger } = options;
   const inProgress = new Set<string>();
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(express.json({ limit: '64kb' }));
+  const answer = answers(channel);
 
-  app.post('/v1/messages', async (req, res) => {
-    const key = req.get('idempotency-key');
-    const parsed = messageSchema.safeParse(req.body);
-    if (!key || !parsed.success) {
-      res.status(400).json({ error: 'bad-request', message: key ? 'body must be {to, message}' : 'Idempotency-Key header is required' });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST' || req.url !== '/v1/messages') {
+      req.resume();
+      send(res, answer.notFound);
+      return;
+    }
+    const key = req.headers['idempotency-key'];
+    const body = await readJson(req);
+    if (body === 'large') {
+      send(res, answer.tooLarge);
+      return;
+    }
+    const { to, message } = (body ?? {}) as { to?: unknown; message?: unknown };
+    if (typeof key !== 'string' || key === '') {
+      send(res, answer.noKey);
+      return;
+    }
+    if (typeof to !== 'string' || to === '' || typeof message !== 'object' || message === null || Array.isArray(message)) {
+      send(res, answer.badBody);
       return;
     }
     const behaviour = options.behaviour();
     if (inProgress.has(key)) {
       ledger.recordCall(channel, 'in-progress');
-      res.status(409).json({ error: 'in-progress', message: 'a call with this key is still being processed' });
+      send(res, answer.inProgress);
       return;
     }
     inProgress.add(key);
@@ -49,25 +100,27 @@ export function createProviderApp(options: ProviderAppOptions): Express {
       await sleep(behaviour.latencyMs + (behaviour.mode === 'slow' ? behaviour.slowMs : 0));
       if (ledger.deliveredOn(key, channel)) {
         ledger.recordCall(channel, 'replayed');
-        res.status(200).json({ status: 'delivered', replayed: true });
-        return;
-      }
-      if (stableUnit(`${channel}|${parsed.data.to}`) < behaviour.permanentRate) {
+        send(res, answer.replayed);
+      } else if (stableUnit(`${channel}|${to}`) < behaviour.permanentRate) {
         ledger.recordCall(channel, 'permanent');
-        res.status(422).json({ error: 'invalid-address', message: `the ${channel} address is not deliverable` });
-        return;
-      }
-      if (options.random() < behaviour.transientRate) {
+        send(res, answer.permanent);
+      } else if (options.random() < behaviour.transientRate) {
         ledger.recordCall(channel, 'transient');
-        res.status(503).json({ error: 'unavailable', message: 'temporary provider failure' });
-        return;
+        send(res, answer.transient);
+      } else {
+        ledger.recordDelivery(key, channel);
+        ledger.recordCall(channel, 'delivered');
+        send(res, answer.delivered);
       }
-      ledger.recordDelivery(key, channel);
-      ledger.recordCall(channel, 'delivered');
-      res.status(202).json({ status: 'delivered', replayed: false });
     } finally {
       inProgress.delete(key);
     }
-  });
-  return app;
+  }
+
+  return (req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
 }

@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Express } from 'express';
 import { createLimitedServer, listenOn, type HttpServerLimits } from '@notify/runtime';
 
 /**
@@ -12,7 +11,7 @@ export class RestartableServer {
   private readonly sockets = new Set<Socket>();
   private boundPort: number;
 
-  constructor(private readonly app: Express, private readonly host: string, port: number, private readonly limits: HttpServerLimits) {
+  constructor(private readonly app: RequestListener, private readonly host: string, port: number, private readonly limits: HttpServerLimits) {
     this.boundPort = port;
   }
 
