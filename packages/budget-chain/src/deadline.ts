@@ -124,8 +124,7 @@ export class Deadline {
 
   /**
    * Settles with `work`, or rejects with this deadline's reason as soon as it aborts; a late
-   * rejection of the abandoned work is swallowed. `raceAbort(work, signal)` without the
-   * signal listener.
+   * rejection of the abandoned work is swallowed. The abort callback is removed either way.
    */
   race<T>(work: Promise<T>): Promise<T> {
     if (this.signal.aborted) {

@@ -45,7 +45,6 @@ export {
   type HeaderBag,
 } from './header';
 export type { BudgetObserver, StepEvent, StepOutcomeKind } from './observer';
-export { raceAbort } from './race-abort';
 export { classify, runStep, type RunStepOptions, type StepContext, type StepFn, type StepOutcome } from './run-step';
 export { runSequence, type RunSequenceOptions, type SequenceResult, type SequenceStep } from './run-sequence';
 export { budgetedGetJson, createKeepAliveAgent, type BudgetedGetOptions, type KeepAliveAgentOptions } from './http-client';
