@@ -12,16 +12,19 @@ import {
   BINARIES, DEFAULT_ENTRIES, ensureBinaries, EXIT, isMissingBinaryError, ProcessGroup, redisAnswers, REPO_ROOT, startApp, startPrivateRedis,
   type AppName, type PrivateRedis,
 } from '@notify/platform-kit';
+import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
 
 const env = z.object({
   /** production: the apps run compiled (`npm run start:prod` builds them first), with plain node. */
   NODE_ENV: z.string().default('development'),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  API_HOST: z.string().default('127.0.0.1'),
-  API_PORT: z.string().default('3000'),
-  METRICS_PORT: z.string().default('9464'),
+  REDIS_URL: z.string().default(DEV_DEFAULTS.redisUrl),
+  API_HOST: z.string().default(DEV_DEFAULTS.host),
+  API_PORT: z.string().default(String(DEV_DEFAULTS.apiPort)),
+  /** The api's /metrics listener (not on the public port). */
+  API_METRICS_PORT: z.string().default(String(DEV_DEFAULTS.apiMetricsPort)),
+  METRICS_PORT: z.string().default(String(DEV_DEFAULTS.workerMetricsPort)),
   WORKER_COUNT: z.coerce.number().int().min(1).max(16).default(1),
-  API_KEYS: z.string().default('dev-key-change-me-0001:dev'),
+  API_KEYS: z.string().default(`${DEV_DEFAULTS.apiKey}:${DEV_DEFAULTS.tenant}`),
 }).parse(process.env);
 
 const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
@@ -71,13 +74,15 @@ async function main(): Promise<void> {
   redis = await ensureRedis();
   const shared = { REDIS_URL: env.REDIS_URL, API_KEYS: env.API_KEYS };
   run('simulators', 'simulators', shared, true);
-  run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT }, false);
+  run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT, API_METRICS_PORT: env.API_METRICS_PORT }, false);
   for (let i = 0; i < env.WORKER_COUNT; i += 1) {
     run('worker', `worker-${i + 1}`, { ...shared, METRICS_PORT: String(Number(env.METRICS_PORT) + i) }, true);
   }
   const api = `http://${env.API_HOST}:${env.API_PORT}`;
-  log(`POST notifications to ${api}/v1/notifications (Authorization: Bearer ${env.API_KEYS.split(':')[0]})`);
-  log(`metrics: ${api}/metrics (api), http://127.0.0.1:${env.METRICS_PORT}/metrics (worker); simulators control: http://127.0.0.1:4100/control/channels`);
+  // Only the public development key is ever printed: a real key never reaches a terminal or a log.
+  const devKey = env.API_KEYS.startsWith(`${DEV_DEFAULTS.apiKey}:`) ? DEV_DEFAULTS.apiKey : '<your API key>';
+  log(`POST notifications to ${api}/v1/notifications (Authorization: Bearer ${devKey})`);
+  log(`metrics: http://127.0.0.1:${env.API_METRICS_PORT}/metrics (api), http://127.0.0.1:${env.METRICS_PORT}/metrics (worker); simulators control: ${devOrigin(DEV_DEFAULTS.simControlPort)}/control/channels`);
 }
 
 main().catch((error: unknown) => {
