@@ -18,7 +18,9 @@ fi
 
 if [ ! -x node_modules/.bin/tsx ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "start: installing dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  # --include=dev: with NODE_ENV=production (npm run start:prod) npm would otherwise leave out
+  # the dev tools the build and `npm test` need, stripping them from a working tree.
+  npm ci --no-audit --no-fund --include=dev
 fi
 
 if [ "${NODE_ENV:-}" = production ]; then
