@@ -1,0 +1,51 @@
+import type { Channel, NotificationView, Priority, TerminalStatus } from '@notify/core';
+
+/** A terminal notification as archived: its status view plus what only the history keeps. */
+export interface HistoryRecord extends NotificationView {
+  tenant: string;
+  /** sha256 per channel of the address as sent (the record's `ah` field); never the address. */
+  addressHashes?: Partial<Record<Channel, string>>;
+}
+
+export interface ListFilter {
+  recipientId?: string;
+  eventId?: string;
+  status?: TerminalStatus;
+  priority?: Priority;
+  /** A channel the notification made an external call on (any attempt), delivered or not. */
+  channel?: Channel;
+  /** ms since epoch, on acceptedAt: since inclusive, until exclusive. */
+  since?: number;
+  until?: number;
+  /** 1..HISTORY_MAX_LIST_LIMIT (validated by the API). */
+  limit: number;
+  /** Opaque, from a previous page's nextCursor. */
+  cursor?: string;
+}
+
+export interface ListPage {
+  items: NotificationView[];
+  nextCursor?: string;
+}
+
+export interface HistoryStore {
+  /** Idempotent: a record already stored is left as it is (ON CONFLICT DO NOTHING); one transaction. */
+  insertBatch(records: readonly HistoryRecord[]): Promise<void>;
+  /** Another tenant's id reads as undefined. */
+  get(tenant: string, id: string): Promise<NotificationView | undefined>;
+  /** Keyset pagination, newest first, stable under inserts; a bad cursor throws InvalidCursorError (isInvalidCursorError). */
+  list(tenant: string, filter: ListFilter): Promise<ListPage>;
+  /** Creates the partitions ahead (today + N days) and drops those older than the retention. */
+  maintainPartitions(nowMs: number): Promise<void>;
+  ping(signal?: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HistoryOptions {
+  url: string;
+  retentionDays: number;
+  poolSize?: number;
+  applicationName?: string;
+  /** Daily partitions created ahead of today (default 3). */
+  partitionsAhead?: number;
+}
