@@ -138,6 +138,8 @@ describe('browser sign-in (cookie session)', () => {
     const page = await request(app).get('/admin/queues').set('cookie', cookie);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Sign out');
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
   });
 
   it('marks the cookies Secure behind https', async () => {
