@@ -83,6 +83,10 @@ it('runs the compiled api with plain node in production mode: health answers, no
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'ok' });
+  // The compiled admin console (its pages and bull-board's static UI come from disk too).
+  const signIn = await fetch(`http://127.0.0.1:${port}/admin/login`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toContain('name="key"');
 
   api.signal('SIGTERM');
   const exit = await api.exited;
