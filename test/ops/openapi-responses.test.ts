@@ -22,12 +22,18 @@ afterAll(async () => {
 });
 
 /** Sends the request and checks the answer against the operation `method path` of the document. */
-async function call(method: string, path: string, url: string, init: { body?: unknown; key?: string | null } = {}) {
+async function call(method: string, path: string, url: string, init: { body?: unknown; form?: string; key?: string | null; accept?: string } = {}) {
   const key = init.key === undefined ? TEST_API_KEY : init.key;
   const res = await fetch(`${platform.api.url}${url}`, {
     method: method.toUpperCase(),
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    redirect: 'manual',
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(init.form !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(init.accept ? { accept: init.accept } : {}),
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : init.form !== undefined ? { body: init.form } : {}),
   });
   const text = await res.text();
   const operation = doc.paths[path]?.[method];
@@ -41,7 +47,8 @@ async function call(method: string, path: string, url: string, init: { body?: un
     if (!parsed.success) throw new Error(`${method} ${path} ${res.status}: the body does not match ${name}: ${parsed.error.message}\n${text}`);
   }
   seen.add(`${method} ${path}`);
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  const json = (res.headers.get('content-type') ?? '').includes('json');
+  return { status: res.status, body: json && text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
 }
 
 const notification = (eventId: string, body = 'Siparişiniz kargoya verildi.') => ({
@@ -89,6 +96,11 @@ it('recipients, tracking, admin and health answer what the document says', async
   expect((await call('get', '/v1/tracking/{shipmentId}', '/v1/tracking/!')).status).toBe(400);
 
   expect((await call('get', '/admin/queues', '/admin/queues', { key: TEST_API_KEY })).status).toBe(403);
+  expect((await call('get', '/admin/queues', '/admin/queues', { key: null, accept: 'text/html' })).status).toBe(303);
+  expect((await call('get', '/admin/login', '/admin/login', { key: null })).status).toBe(200);
+  expect((await call('post', '/admin/login', '/admin/login', { key: null, form: 'key=wrong&csrf=none' })).status).toBe(403);
+  expect((await call('get', '/admin/logout', '/admin/logout', { key: null })).status).toBe(303);
+  expect((await call('post', '/admin/logout', '/admin/logout', { key: null, form: '' })).status).toBe(303);
   expect((await call('get', '/healthz', '/healthz', { key: null })).status).toBe(200);
   expect((await call('get', '/readyz', '/readyz', { key: null })).status).toBe(200);
 });

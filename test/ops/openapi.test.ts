@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
+import type { Express } from 'express';
 import pino from 'pino';
-import { Registry } from 'prom-client';
 import request from 'supertest';
-import { createBullBoardRouter } from '../../apps/api/src/admin/bull-board';
-import { createApp, type AppDeps } from '../../apps/api/src/app';
+import { startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
+import { startApi, type RunningApi } from '../../apps/api/src/api-runtime';
+import { loadConfig } from '../../apps/api/src/config';
 import { buildOpenApiDocument, EXAMPLES, listExpressRoutes, NAMED_SCHEMAS, type SchemaName } from '../../apps/api/src/openapi';
-import { createTrackingRouter, loadTrackingConfig, type TrackingRouter } from '../../apps/api/src/tracking';
 
 const OUTPUT = join(__dirname, '..', '..', 'test-output', 'openapi');
 type Doc = { paths: Record<string, Record<string, unknown>> };
@@ -38,30 +39,31 @@ function validate(doc: unknown): { valid: boolean; errors?: unknown } {
 }
 
 describe('OpenAPI document (/openapi.json, /docs)', () => {
-  let tracking: TrackingRouter;
-  let app: ReturnType<typeof createApp>;
+  let redis: PrivateRedis;
+  let api: RunningApi;
+  let app: Express;
 
-  beforeAll(() => {
-    const logger = pino({ level: 'silent' });
-    tracking = createTrackingRouter({ config: loadTrackingConfig({}), registry: new Registry(), logger });
-    // The app as api-runtime assembles it (same extra routers). Registering routes reads none
-    // of redis/intake/recipients, and these tests send no request that reaches them.
-    app = createApp({
-      logger,
-      apiKeys: [{ key: 'openapi-test-key-0001', tenant: 't' }],
-      adminApiKey: 'openapi-test-admin-key',
-      bodyLimit: 1_000_000,
-      isDraining: () => false,
-      routers: [
-        { path: '/v1/tracking', router: tracking, auth: 'tenant' },
-        { path: '/admin/queues', router: createBullBoardRouter([], '/admin/queues'), auth: 'admin' },
-      ],
-    } as unknown as AppDeps);
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    // The app exactly as the api process builds it (startApi, every router it mounts): its
+    // request handler is caught on its way into node's http.createServer.
+    const createServer = jest.spyOn(http, 'createServer');
+    let calls: unknown[][];
+    try {
+      api = await startApi(loadConfig({ REDIS_URL: redis.url, API_PORT: '0', API_METRICS_PORT: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    } finally {
+      calls = [...createServer.mock.calls]; // mockRestore() forgets them
+      createServer.mockRestore();
+    }
+    const handlers = calls.flatMap((args) => args.filter((a): a is Express => typeof a === 'function' && 'router' in a));
+    if (handlers.length !== 1) throw new Error(`expected the api's one Express app among the servers it created, found ${handlers.length} (of ${calls.length} servers)`);
+    app = handlers[0]!;
     mkdirSync(OUTPUT, { recursive: true });
   });
 
   afterAll(async () => {
-    await tracking.close();
+    await api?.close();
+    await redis?.stop();
   });
 
   it('documents every route the app serves, and serves every route it documents', () => {

@@ -13,7 +13,7 @@ interface Layer {
   name: string;
   rawPath?: string | string[];
   route?: { path: string; methods: Record<string, boolean> };
-  handle: { stack?: Layer[] };
+  handle: { stack?: Layer[]; router?: unknown; set?: unknown };
 }
 
 function join(prefix: string, path: string): string {
@@ -30,7 +30,8 @@ function walk(stack: readonly Layer[], prefix: string, out: ExpressRoute[]): voi
         for (const method of Object.keys(layer.route.methods)) out.push({ method, path: join(prefix, layer.route.path) });
       } else if (layer.handle.stack) {
         walk(layer.handle.stack, join(prefix, path), out);
-      } else if (layer.name === 'mounted_app') {
+      } else if (layer.name === 'mounted_app' || (layer.handle.router !== undefined && typeof layer.handle.set === 'function')) {
+        // An Express application: mounted by app.use (wrapped as mounted_app) or by router.use (as is).
         out.push({ method: 'get', path: join(prefix, path), mounted: true });
       }
       // Anything else is middleware (auth, body parsing, static files, 404, errors): no route.
