@@ -11,7 +11,7 @@
  * the type check is `npm run typecheck`. Unit tests (`*.test.ts`) are left out.
  */
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..');
@@ -56,6 +56,11 @@ async function main(): Promise<void> {
   const workspaces = ['apps', 'packages']
     .flatMap((group) => readdirSync(join(ROOT, group)).map((name) => join(ROOT, group, name)))
     .filter((dir) => existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src')));
+  // A package whose `main` still names its sources would load under tsx and fail under node.
+  for (const dir of workspaces.filter((d) => relative(ROOT, d).startsWith('packages'))) {
+    const { main } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { main?: string };
+    if (main !== 'dist/index.js') throw new Error(`${relative(ROOT, dir)}/package.json: "main" must be "dist/index.js" (found ${JSON.stringify(main)})`);
+  }
   let files = 0;
   for (const dir of workspaces) files += await buildWorkspace(dir);
   process.stdout.write(`build: ${workspaces.length} workspaces, ${files} files in ${Math.round(performance.now() - started)} ms\n`);
