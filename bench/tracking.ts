@@ -311,7 +311,9 @@ function budgetLine(r: OpenLoopResult): string {
   const late = pastBudget(r);
   const worst = r.ms[r.ms.length - 1] ?? 0;
   const other = r.samples.filter((x) => ![200, 503, 504].includes(x.status)).length;
-  return `${pad(r.rate.toFixed(2), 8)}${pad(r.lambda.toFixed(1), 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 7)}${pad(quantile(r.ms, 0.99).toFixed(1), 7)}${pad(quantile(r.ms, 0.999).toFixed(1), 7)}${pad(worst.toFixed(1), 7)}${pad(late.length, 9)}${pad((100 * late.length / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 8)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}`;
+  // "*": the client could not send at the rate asked (a saturated machine), so the row measures less load than its label.
+  const short = r.lambda < 0.95 * r.rate ? '*' : '';
+  return `${pad(r.rate.toFixed(2), 8)}${pad(`${short}${r.lambda.toFixed(1)}`, 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 7)}${pad(quantile(r.ms, 0.99).toFixed(1), 7)}${pad(quantile(r.ms, 0.999).toFixed(1), 7)}${pad(worst.toFixed(1), 7)}${pad(late.length, 9)}${pad((100 * late.length / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 8)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}`;
 }
 
 /**
@@ -354,6 +356,7 @@ async function searchFirstOverrun(apiUrl: string, storesUrl: string, first: Open
     if (ok) clean = Math.max(clean ?? 0, rate); else dirty = Math.min(dirty ?? Number.POSITIVE_INFINITY, rate);
   }
   const shedFree = runs.filter((r) => pastBudget(r).length === 0 && count(r, 503) === 0).map((r) => r.rate);
+  if (runs.some((r) => r.lambda < 0.95 * r.rate)) log('* lambda below 95 % of the rate asked: the client could not keep the schedule (machine saturated); that row understates the load');
   log(`first overrun: ${dirty === undefined ? `none up to ${Math.max(...runs.map((r) => r.rate)).toFixed(2)}/s` : `at ${dirty.toFixed(2)}/s`}; highest rate with no answer past the budget: ${clean === undefined ? 'none tested' : `${clean.toFixed(2)}/s`}; highest with none past the budget and none shed: ${shedFree.length === 0 ? 'none tested' : `${Math.max(...shedFree).toFixed(2)}/s`} (${steps} runs)`);
 }
 
