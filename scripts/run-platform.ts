@@ -12,9 +12,9 @@ import {
   BINARIES, DEFAULT_ENTRIES, ensureBinaries, EXIT, isMissingBinaryError, ProcessGroup, redisAnswers, REPO_ROOT, startApp, startPrivateRedis,
   type AppName, type PrivateRedis,
 } from '@notify/platform-kit';
-import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, parseEnv } from '@notify/runtime';
 
-const env = z.object({
+const envSchema = z.object({
   /** production: the apps run compiled (`npm run start:prod` builds them first), with plain node. */
   NODE_ENV: z.string().default('development'),
   REDIS_URL: z.string().default(DEV_DEFAULTS.redisUrl),
@@ -25,7 +25,17 @@ const env = z.object({
   METRICS_PORT: z.string().default(String(DEV_DEFAULTS.workerMetricsPort)),
   WORKER_COUNT: z.coerce.number().int().min(1).max(16).default(1),
   API_KEYS: z.string().default(`${DEV_DEFAULTS.apiKey}:${DEV_DEFAULTS.tenant}`),
-}).parse(process.env);
+});
+
+/** A bad variable is a usage error: one readable message (core's config format), exit 2. */
+const env = (() => {
+  try {
+    return parseEnv('npm start', envSchema, process.env);
+  } catch (error) {
+    process.stderr.write(`[start] ${(error as Error).message}\n`);
+    process.exit(EXIT.usage);
+  }
+})();
 
 const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
 /** A worker that dies is started again after this long (not at once: a crash loop must not spin). */
