@@ -6,7 +6,7 @@ runService('api', async () => {
   const config = loadConfig(process.env);
   const logger = createLogger('api', config.logLevel);
   const api = await startApi(config, logger);
-  logger.info({ url: api.url }, 'api listening: POST /v1/notifications, GET /v1/tracking/:id, GET /metrics');
+  logger.info({ url: api.url, metrics: api.metricsUrl }, 'api listening: POST /v1/notifications, GET /v1/tracking/:id; /metrics on its own listener');
   // The api's own drain waits up to shutdownGraceMs for requests; allow a little more in all.
   return { logger, graceMs: config.shutdownGraceMs + 5_000, close: () => api.close() };
 });
