@@ -43,7 +43,12 @@ export interface BreakerConfig {
   probeSuccesses: number;
   /** A probe lease expires after this (its worker died or hung): the slot is freed. @defaultValue 10000 */
   probeLeaseMs: number;
-  /** `openChannels()` may answer from a local copy this old (intake pays no round trip per request). @defaultValue 250 */
+  /**
+   * Off the per-call path: each process decides closed/open from a local copy of the states
+   * this old (and refreshes it on its own transitions), and reports its folded call outcomes
+   * once per channel per this interval (at once when its own failures could trip it). 0 =
+   * every call asks Redis (acquire, report). @defaultValue 250
+   */
   cacheMs: number;
   /** A breaker call to Redis that takes longer fails open. @defaultValue 500 */
   redisTimeoutMs: number;
