@@ -1,0 +1,26 @@
+import { DEFAULT_BULKHEADS } from '@notify/pipeline';
+import { DEFAULT_HTTP_SERVER_LIMITS } from '@notify/runtime';
+import { loadConfig } from './config';
+
+describe('worker config', () => {
+  it('sizes every lane from the defaults, and each lane variable sets its own lane only', () => {
+    expect(loadConfig({}).bulkheads).toEqual(DEFAULT_BULKHEADS);
+    const config = loadConfig({ CONCURRENCY_SMS_REMINDER: '7', RATE_EMAIL_URGENT: '250' });
+    expect(config.bulkheads.sms.reminder).toEqual({ concurrency: 7, ratePerSecond: DEFAULT_BULKHEADS.sms.reminder.ratePerSecond });
+    expect(config.bulkheads.email.urgent).toEqual({ concurrency: DEFAULT_BULKHEADS.email.urgent.concurrency, ratePerSecond: 250 });
+    expect(config.bulkheads.push).toEqual(DEFAULT_BULKHEADS.push);
+  });
+
+  it('serves its metrics on loopback with the shared HTTP limits by default', () => {
+    const config = loadConfig({});
+    expect(config.metricsHost).toBe('127.0.0.1');
+    expect(config.http).toEqual(DEFAULT_HTTP_SERVER_LIMITS);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000' }).http.headersTimeoutMs).toBe(2000);
+  });
+
+  it('names every bad variable in the one config format', () => {
+    expect(() => loadConfig({ CONCURRENCY_PUSH_URGENT: '0', METRICS_PORT: 'x', WORKER_ROLES: 'fax' })).toThrow(
+      /^invalid worker configuration:\n(  [A-Z_]+: .+\n?){3}$/,
+    );
+  });
+});
