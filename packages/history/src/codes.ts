@@ -52,7 +52,11 @@ export function knownReason(code: number): string | undefined {
 export function encodePlan(plan: readonly Channel[]): number | undefined {
   if (plan.length > 7) return undefined;
   let packed = 0;
-  plan.forEach((c, i) => { packed |= channelCodes.code(c) << (2 * i); });
+  for (const [i, c] of plan.entries()) {
+    const code = channelCodes.code(c);
+    if (code > 3) return undefined;
+    packed |= code << (2 * i);
+  }
   return packed;
 }
 

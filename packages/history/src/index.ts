@@ -1,2 +1,4 @@
 export * from './types';
 export * from './errors';
+export { openHistoryStore } from './store';
+export { runMigrations } from './migrate';

@@ -13,4 +13,6 @@ export interface BinaryNeed {
 export const BINARIES = {
   redisServer: { binary: 'redis-server', aptPackage: 'redis-server' },
   redisCli: { binary: 'redis-cli', aptPackage: 'redis-tools' },
+  /** Off PATH on Debian: found by ensurePostgresBinaries under /usr/lib/postgresql/<major>/bin. */
+  postgres: { binary: 'initdb', aptPackage: 'postgresql' },
 } as const satisfies Record<string, BinaryNeed>;

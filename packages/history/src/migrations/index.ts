@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { initial } from './0001-initial';
+
+/** Every migration, by name; names sort in the order they apply. Never edit one that shipped: add the next. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+};

@@ -1,0 +1,199 @@
+import {
+  CHANNELS, RECORDED_OUTCOMES, SKIP_REASONS, stableStringify,
+  type AttemptRecord, type Channel, type NotificationView, type RecordedOutcome, type SkipReason, type SkipRecord,
+} from '@notify/core';
+import { ByteReader, ByteWriter } from './byte-writer';
+import {
+  channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes,
+} from './codes';
+import type { HistoryRecord } from './types';
+
+/** One history row as the store writes and reads it (column for column, see the 0001 migration). */
+export interface HistoryRow {
+  acceptedAt: number;
+  tenantId: number;
+  /** finishedAt - acceptedAt in ms, -1 when absent. */
+  finishedMs: number;
+  /** deliveredAt - acceptedAt in ms, -1 when absent. */
+  deliveredMs: number;
+  status: number;
+  priority: number;
+  /** 0 when none. */
+  deliveredChannel: number;
+  plan: number;
+  /** Bit per channel with at least one attempt (the `channel` filter). */
+  channels: number;
+  reason: number;
+  id: string;
+  recipientId: string;
+  eventId: string;
+  detail: Buffer;
+}
+
+/** The detail blob's first byte. */
+const COMPACT = 1;
+const JSON_FORMAT = 2;
+const INT4_MAX = 2_147_483_647;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+const outcomeCode = (o: RecordedOutcome | undefined) => (o === undefined ? 0 : RECORDED_OUTCOMES.indexOf(o) + 1);
+const ATTEMPT_KEYS = new Set(['step', 'channel', 'kind', 'startedAt', 'finishedAt', 'durationMs', 'outcome', 'spent', 'errorClass', 'message']);
+
+function offsetMs(at: number | undefined, acceptedAt: number): number {
+  if (at === undefined) return -1;
+  const d = at - acceptedAt;
+  return Number.isSafeInteger(d) && d >= 0 && d <= INT4_MAX ? d : -1;
+}
+
+/**
+ * The compact detail: attempts, skips, address hashes and an unusual failure reason, as varints
+ * relative to acceptedAt (~12 B for a one-attempt delivery, against ~150 B of JSON). It is only
+ * used when it reads back exactly (checked on every record by decoding it); anything it cannot
+ * express falls back to JSON of the whole record, so a read-back is always complete.
+ */
+function encodeCompact(r: HistoryRecord): Buffer | undefined {
+  if (r.attempts.length > 10_000 || r.skips.length > 10_000) return undefined;
+  const w = new ByteWriter();
+  w.u8(COMPACT);
+  w.varint(r.attempts.length);
+  for (const a of r.attempts) {
+    if (!Object.keys(a).every((k) => ATTEMPT_KEYS.has(k))) return undefined;
+    if (!(CHANNELS as readonly string[]).includes(a.channel) || !(RECORDED_OUTCOMES as readonly (string | undefined)[]).includes(a.outcome ?? 'delivered')) return undefined;
+    if (!Number.isSafeInteger(a.step) || a.step < 0 || !Number.isSafeInteger(a.startedAt)) return undefined;
+    if (a.finishedAt !== undefined && !Number.isSafeInteger(a.finishedAt)) return undefined;
+    if (a.durationMs !== undefined && !(Number.isSafeInteger(a.durationMs) && a.durationMs >= 0)) return undefined;
+    const spent = a.spent === undefined ? 0 : a.spent ? 2 : 1;
+    w.u8(channelCodes.code(a.channel) | (a.kind === 'reconcile' ? 4 : 0) | (outcomeCode(a.outcome) << 3) | (spent << 6));
+    w.u8((a.finishedAt !== undefined ? 1 : 0) | (a.durationMs !== undefined ? 2 : 0) | (a.errorClass !== undefined ? 4 : 0) | (a.message !== undefined ? 8 : 0));
+    w.varint(a.step);
+    w.svarint(a.startedAt - r.acceptedAt);
+    if (a.finishedAt !== undefined) w.svarint(a.finishedAt - a.startedAt);
+    if (a.durationMs !== undefined) w.varint(a.durationMs);
+    if (a.errorClass !== undefined) w.str(a.errorClass);
+    if (a.message !== undefined) w.str(a.message);
+  }
+  w.varint(r.skips.length);
+  for (const s of r.skips) {
+    const reason = SKIP_REASONS.indexOf(s.reason);
+    if (reason < 0 || !(CHANNELS as readonly string[]).includes(s.channel) || !Number.isSafeInteger(s.at)) return undefined;
+    w.u8(channelCodes.code(s.channel) | (reason << 2));
+    w.svarint(s.at - r.acceptedAt);
+  }
+  let mask = 0;
+  const hashes: Buffer[] = [];
+  CHANNELS.forEach((c, i) => {
+    const h = r.addressHashes?.[c];
+    if (h === undefined) return;
+    mask |= 1 << i;
+    hashes.push(HEX64.test(h) ? Buffer.from(h, 'hex') : Buffer.alloc(0));
+  });
+  if (hashes.some((h) => h.length !== 32)) return undefined;
+  w.u8(mask);
+  hashes.forEach((h) => w.bytes(h));
+  if (reasonCode(r.failureReason) === OTHER_REASON) w.str(r.failureReason as string);
+  return w.done();
+}
+
+function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
+  const rd = new ByteReader(detail);
+  rd.u8();
+  const attempts: AttemptRecord[] = [];
+  for (let n = rd.varint(); n > 0; n--) {
+    const a = rd.u8();
+    const flags = rd.u8();
+    const step = rd.varint();
+    const startedAt = acceptedAt + rd.svarint();
+    const attempt: AttemptRecord = { step, channel: channelCodes.value(a & 3), kind: a & 4 ? 'reconcile' : 'send', startedAt };
+    if (flags & 1) attempt.finishedAt = startedAt + rd.svarint();
+    if (flags & 2) attempt.durationMs = rd.varint();
+    const outcome = (a >> 3) & 7;
+    if (outcome !== 0) attempt.outcome = RECORDED_OUTCOMES[outcome - 1] as RecordedOutcome;
+    const spent = (a >> 6) & 3;
+    if (spent !== 0) attempt.spent = spent === 2;
+    if (flags & 4) attempt.errorClass = rd.str();
+    if (flags & 8) attempt.message = rd.str();
+    attempts.push(attempt);
+  }
+  const skips: SkipRecord[] = [];
+  for (let n = rd.varint(); n > 0; n--) {
+    const b = rd.u8();
+    skips.push({ channel: channelCodes.value(b & 3), reason: SKIP_REASONS[b >> 2] as SkipReason, at: acceptedAt + rd.svarint() });
+  }
+  const mask = rd.u8();
+  let addressHashes: Partial<Record<Channel, string>> | undefined;
+  CHANNELS.forEach((c, i) => {
+    if (!(mask & (1 << i))) return;
+    (addressHashes ??= {})[c] = rd.bytes(32).toString('hex');
+  });
+  const failureReason = reason === OTHER_REASON ? rd.str() : knownReason(reason);
+  return { attempts, skips, addressHashes, failureReason };
+}
+
+/** The row columns that hold a record's view (everything but attempts, skips and hashes). */
+function viewFromRow(row: HistoryRow, detail: ReturnType<typeof decodeCompact>): NotificationView & { addressHashes?: Partial<Record<Channel, string>> } {
+  const deliveredAt = row.deliveredMs >= 0 ? row.acceptedAt + row.deliveredMs : undefined;
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    recipientId: row.recipientId,
+    priority: priorityCodes.value(row.priority),
+    status: statusCodes.value(row.status),
+    plan: decodePlan(row.plan),
+    ...(row.deliveredChannel !== 0 ? { deliveredChannel: channelCodes.value(row.deliveredChannel) } : {}),
+    acceptedAt: row.acceptedAt,
+    ...(deliveredAt !== undefined ? { deliveredAt, latencyMs: row.deliveredMs } : {}),
+    ...(row.finishedMs >= 0 ? { finishedAt: row.acceptedAt + row.finishedMs } : {}),
+    ...(detail.failureReason !== undefined ? { failureReason: detail.failureReason } : {}),
+    attempts: detail.attempts,
+    skips: detail.skips,
+    ...(detail.addressHashes ? { addressHashes: detail.addressHashes } : {}),
+  };
+}
+
+function withoutTenant(record: HistoryRecord): Omit<HistoryRecord, 'tenant'> {
+  const { tenant: _tenant, ...rest } = record;
+  return rest;
+}
+
+/** A record as its row; `tenantId` from the tenants table. */
+export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
+  const plan = encodePlan(record.plan);
+  const row: HistoryRow = {
+    acceptedAt: record.acceptedAt,
+    tenantId,
+    finishedMs: offsetMs(record.finishedAt, record.acceptedAt),
+    deliveredMs: offsetMs(record.deliveredAt, record.acceptedAt),
+    status: statusCodes.code(record.status),
+    priority: priorityCodes.code(record.priority),
+    deliveredChannel: record.deliveredChannel ? channelCodes.code(record.deliveredChannel) : 0,
+    plan: plan ?? 0,
+    channels: record.attempts.reduce((m, a) => ((CHANNELS as readonly string[]).includes(a.channel) ? m | channelBit(a.channel) : m), 0),
+    reason: reasonCode(record.failureReason),
+    id: record.id,
+    recipientId: record.recipientId,
+    eventId: record.eventId,
+    detail: Buffer.alloc(0),
+  };
+  const compact = plan === undefined ? undefined : encodeCompact(record);
+  if (compact) {
+    row.detail = compact;
+    const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason));
+    if (stableStringify(back) === stableStringify(withoutTenant(record))) return row;
+  }
+  row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(withoutTenant(record)), 'utf8')]);
+  return row;
+}
+
+/** The public view of a row (no tenant, no address hashes). */
+export function fromRow(row: HistoryRow): NotificationView {
+  const { addressHashes: _ah, ...view } = fromRowWithHashes(row);
+  return view;
+}
+
+/** The view plus the address hashes (what the history keeps). */
+export function fromRowWithHashes(row: HistoryRow): NotificationView & { addressHashes?: Partial<Record<Channel, string>> } {
+  if (row.detail[0] === JSON_FORMAT) {
+    return JSON.parse(row.detail.subarray(1).toString('utf8')) as NotificationView & { addressHashes?: Partial<Record<Channel, string>> };
+  }
+  return viewFromRow(row, decodeCompact(row.detail, row.acceptedAt, row.reason));
+}

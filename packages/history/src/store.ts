@@ -1,0 +1,150 @@
+import type { NotificationView } from '@notify/core';
+import pg from 'pg';
+import { channelBit, statusCodes, priorityCodes } from './codes';
+import { decodeCursor, encodeCursor, type ListKey } from './cursor';
+import { runMigrations } from './migrate';
+import { dayOf, ensurePartitions, maintain } from './partitions';
+import { fromRow, toRow, type HistoryRow } from './record-codec';
+import { TenantIds } from './tenant-ids';
+import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage } from './types';
+
+const ID = /^[0-9a-f]{32}$/;
+
+/** Columns read back, in HistoryRow's terms; `us` is the exact key for the cursor. */
+const SELECT = `SELECT (extract(epoch FROM accepted_at) * 1000000)::int8::text AS us, tenant_id, finished_ms, delivered_ms,
+  status, priority, delivered_channel, plan, channels, reason, replace(id::text, '-', '') AS id, recipient_id, event_id, detail
+  FROM history_notifications`;
+
+interface DbRow {
+  us: string; tenant_id: number; finished_ms: number; delivered_ms: number; status: number; priority: number;
+  delivered_channel: number; plan: number; channels: number; reason: number; id: string; recipient_id: string;
+  event_id: string; detail: Buffer;
+}
+
+function rowOf(r: DbRow): HistoryRow {
+  return {
+    acceptedAt: Number(r.us) / 1000, tenantId: r.tenant_id, finishedMs: r.finished_ms, deliveredMs: r.delivered_ms,
+    status: r.status, priority: r.priority, deliveredChannel: r.delivered_channel, plan: r.plan, channels: r.channels,
+    reason: r.reason, id: r.id, recipientId: r.recipient_id, eventId: r.event_id, detail: r.detail,
+  };
+}
+
+/** One multi-row INSERT of any batch size: one array parameter per column, unnested server-side. */
+const INSERT = `INSERT INTO history_notifications (accepted_at, tenant_id, finished_ms, delivered_ms, status, priority,
+  delivered_channel, plan, channels, reason, id, recipient_id, event_id, detail)
+  SELECT timestamptz 'epoch' + a * interval '1 millisecond', t, f, d, s, p, dc, pl, ch, r, i::uuid, rc, ev, dt
+  FROM unnest($1::float8[], $2::int4[], $3::int4[], $4::int4[], $5::int2[], $6::int2[], $7::int2[], $8::int2[],
+    $9::int2[], $10::int2[], $11::text[], $12::text[], $13::text[], $14::bytea[])
+    AS u(a, t, f, d, s, p, dc, pl, ch, r, i, rc, ev, dt)
+  ON CONFLICT DO NOTHING`;
+
+class PgHistoryStore implements HistoryStore {
+  private readonly days = new Set<number>();
+  private readonly tenants: TenantIds;
+
+  constructor(private readonly pool: pg.Pool, private readonly options: HistoryOptions) {
+    this.tenants = new TenantIds(pool);
+  }
+
+  async insertBatch(records: readonly HistoryRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    for (const r of records) if (!ID.test(r.id)) throw new Error(`history: notification id must be 32 lowercase hex characters, got ${JSON.stringify(r.id)}`);
+    const missing = new Set(records.map((r) => dayOf(r.acceptedAt)).filter((d) => !this.days.has(d)));
+    if (missing.size > 0) for (const d of await ensurePartitions(this.pool, missing)) this.days.add(d);
+    const ids = await this.tenants.resolve(records.map((r) => r.tenant), true);
+    const rows = records.map((r) => toRow(r, ids.get(r.tenant) as number));
+    const col = <K extends keyof HistoryRow>(k: K) => rows.map((r) => r[k]);
+    await this.pool.query(INSERT, [
+      col('acceptedAt'), col('tenantId'), col('finishedMs'), col('deliveredMs'), col('status'), col('priority'),
+      col('deliveredChannel'), col('plan'), col('channels'), col('reason'), col('id'), col('recipientId'), col('eventId'), col('detail'),
+    ]);
+  }
+
+  async get(tenant: string, id: string): Promise<NotificationView | undefined> {
+    if (!ID.test(id)) return undefined;
+    const tenantId = (await this.tenants.resolve([tenant], false)).get(tenant);
+    if (tenantId === undefined) return undefined;
+    const { rows } = await this.pool.query<DbRow>(`${SELECT} WHERE id = $1::uuid AND tenant_id = $2 LIMIT 1`, [id, tenantId]);
+    return rows[0] ? fromRow(rowOf(rows[0])) : undefined;
+  }
+
+  async list(tenant: string, filter: ListFilter): Promise<ListPage> {
+    const after: ListKey | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
+    const limit = Math.max(1, Math.floor(filter.limit));
+    const tenantId = (await this.tenants.resolve([tenant], false)).get(tenant);
+    if (tenantId === undefined) return { items: [] };
+    const params: unknown[] = [tenantId];
+    const p = (value: unknown) => `$${params.push(value)}`;
+    const where = ['tenant_id = $1'];
+    // The hash expressions match the indexes' (0001 migration) so the planner can use them.
+    if (filter.recipientId !== undefined) {
+      const r = p(filter.recipientId);
+      where.push(`hashtextextended(recipient_id, tenant_id) = hashtextextended(${r}::text, $1::int8)`, `recipient_id = ${r}`);
+    }
+    if (filter.eventId !== undefined) {
+      const e = p(filter.eventId);
+      where.push(`hashtextextended(event_id, tenant_id) = hashtextextended(${e}::text, $1::int8)`, `event_id = ${e}`);
+    }
+    // Codes are inlined (small integers of ours, not input): `status = 6` then proves the
+    // partial index's `status <> 5` at plan time.
+    if (filter.status !== undefined) where.push(`status = ${statusCodes.code(filter.status)}`);
+    if (filter.priority !== undefined) where.push(`priority = ${priorityCodes.code(filter.priority)}`);
+    if (filter.channel !== undefined) where.push(`channels & ${channelBit(filter.channel)} <> 0`);
+    if (filter.since !== undefined) where.push(`accepted_at >= timestamptz 'epoch' + ${p(filter.since)}::float8 * interval '1 millisecond'`);
+    if (filter.until !== undefined) where.push(`accepted_at < timestamptz 'epoch' + ${p(filter.until)}::float8 * interval '1 millisecond'`);
+    if (after) {
+      const at = `timestamptz 'epoch' + ${p(after.acceptedAtUs)}::int8 * interval '1 microsecond'`;
+      where.push(`accepted_at <= ${at}`, `(accepted_at, id) < (${at}, ${p(after.id)}::uuid)`);
+    }
+    const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY accepted_at DESC, id DESC LIMIT ${p(limit + 1)}`;
+    const { rows } = await this.pool.query<DbRow>(sql, params);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => fromRow(rowOf(r))),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor({ acceptedAtUs: Number(last.us), id: last.id }) } : {}),
+    };
+  }
+
+  async maintainPartitions(nowMs: number): Promise<void> {
+    const { kept } = await maintain(this.pool, nowMs, this.options.retentionDays, this.options.partitionsAhead ?? 3);
+    this.days.clear();
+    for (const d of kept) this.days.add(d);
+  }
+
+  async ping(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    const query = this.pool.query('SELECT 1');
+    if (!signal) {
+      await query;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      query.then(() => resolve(), reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Runs the migrations (advisory lock, idempotent), creates today's partitions and returns the store. */
+export async function openHistoryStore(options: HistoryOptions): Promise<HistoryStore> {
+  const applicationName = options.applicationName ?? 'notify-history';
+  await runMigrations(options.url, applicationName);
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, application_name: applicationName });
+  // An idle client whose server went away (PostgreSQL restarted) errors on the pool: the next
+  // query reconnects, and the caller's query reports the outage. Without a listener node exits.
+  pool.on('error', () => undefined);
+  const store = new PgHistoryStore(pool, options);
+  try {
+    await store.maintainPartitions(Date.now());
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return store;
+}

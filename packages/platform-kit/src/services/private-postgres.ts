@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBinaries, MissingBinaryError, type EnsureOptions } from '../binaries/ensure-binaries';
+import { BINARIES } from '../binaries/known-binaries';
+import { ProcessGroup } from '../processes/process-group';
+import type { ManagedProcess } from '../processes/managed-process';
+import { freePort } from './free-port';
+import type { PrivateService } from './private-service';
+
+/** Debian installs the server binaries per major version, off PATH. */
+const DEBIAN_ROOT = '/usr/lib/postgresql';
+
+/** The newest /usr/lib/postgresql/<major>/bin holding initdb and postgres, or undefined. */
+export function postgresBinDir(root = DEBIAN_ROOT): string | undefined {
+  if (!existsSync(root)) return undefined;
+  const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+  for (const major of majors) {
+    const bin = join(root, major, 'bin');
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
+  }
+  return undefined;
+}
+
+/**
+ * Makes sure PostgreSQL's server binaries exist (apt package `postgresql`, like ensureBinaries
+ * for the others) and returns their directory. ensureBinaries only searches PATH, which
+ * Debian's server directory is not on: a successful install is recognised by the directory.
+ */
+export async function ensurePostgresBinaries(options: EnsureOptions): Promise<string> {
+  const before = postgresBinDir();
+  if (before) return before;
+  try {
+    await ensureBinaries([BINARIES.postgres], options);
+  } catch (error) {
+    if (!postgresBinDir()) throw error;
+  }
+  const after = postgresBinDir();
+  if (!after) throw new MissingBinaryError(`initdb not found under ${DEBIAN_ROOT}/<version>/bin: install the Debian package postgresql (sudo apt-get install -y postgresql) and run this again`, ['postgresql']);
+  return after;
+}
+
+export interface PrivatePostgres extends PrivateService {
+  readonly port: number;
+  readonly dataDir: string;
+  /** SIGKILL the server (a crash: it recovers from its WAL on restart). */
+  kill(): Promise<void>;
+  /** Start it again on the same port and data directory. */
+  restart(): Promise<void>;
+}
+
+export interface PrivatePostgresOptions {
+  /** Default: a free port. */
+  port?: number;
+  /** Default: a fresh temporary directory, removed on stop. A given directory is kept (and initialised once). */
+  dataDir?: string;
+  /** A database created on first start besides `postgres` (npm start's `notify`); the url names it. Default `postgres`. */
+  database?: string;
+  /** Durability off (fsync, synchronous_commit, full_page_writes): tests and benches. Default true. */
+  fast?: boolean;
+  /** Extra `-c name=value` settings. */
+  settings?: Record<string, string>;
+  group?: ProcessGroup;
+  env?: Record<string, string | undefined>;
+  /** The server binaries' directory; default the newest Debian one (ensure it first with ensurePostgresBinaries). */
+  binDir?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Runs a command to completion (initdb, createdb), with its output in the error when it fails. */
+function run(command: string, args: string[], env: Record<string, string | undefined>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
+    child.stderr.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${output}`))));
+  });
+}
+
+/** The postgres system user's ids (the Debian package creates it), read from /etc/passwd. */
+function postgresUser(): { uid: number; gid: number } {
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  if (!line) throw new Error('running as root and there is no `postgres` system user to run PostgreSQL as (install the Debian package postgresql)');
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/**
+ * A private PostgreSQL on 127.0.0.1 (never the machine's 5432): initdb into its own directory,
+ * the unix socket inside it, trust auth for local connections, waited on until it accepts
+ * connections. initdb and postgres refuse to run as root, so under root (CI) both run as the
+ * `postgres` system user through `runuser`, on a directory that user owns. Stopped with
+ * SIGINT (fast shutdown: clients are disconnected), then SIGKILL.
+ */
+export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+  const env = options.env ?? process.env;
+  const bin = options.binDir ?? postgresBinDir();
+  if (!bin) throw new MissingBinaryError('PostgreSQL server binaries not found: install the Debian package postgresql (sudo apt-get install -y postgresql)', ['postgresql']);
+  const port = options.port ?? (await freePort());
+  const ownDir = options.dataDir === undefined;
+  const root = options.dataDir ?? mkdtempSync(join(env.TMPDIR ?? tmpdir(), 'notify-postgres-'));
+  const dataDir = join(root, 'data');
+  const socketDir = join(root, 'socket');
+  const asRoot = process.getuid?.() === 0;
+  const user = asRoot ? postgresUser() : undefined;
+  const as = (command: string, args: string[]): [string, string[]] => (user ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
+  mkdirSync(socketDir, { recursive: true });
+  if (user) {
+    chownSync(root, user.uid, user.gid);
+    chownSync(socketDir, user.uid, user.gid);
+  }
+  const database = options.database ?? 'postgres';
+  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const group = options.group ?? new ProcessGroup();
+  const fast = options.fast ?? true;
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: socketDir,
+    ...(fast ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+    ...options.settings,
+  };
+  let child: ManagedProcess | undefined;
+
+  const ready = (): Promise<boolean> => new Promise((resolve) => {
+    const probe = spawn(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-d', 'postgres', '-U', 'postgres'], { stdio: 'ignore', env: env as NodeJS.ProcessEnv });
+    probe.once('error', () => resolve(false));
+    probe.once('exit', (code) => resolve(code === 0));
+  });
+
+  const launch = async (): Promise<void> => {
+    const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+    const [command, argv] = as(join(bin, 'postgres'), args);
+    const proc = group.start({ name: `postgres-${port}`, command, args: argv, env });
+    child = proc;
+    await proc.waitReady(`postgres on port ${port}`, ready, {
+      timeoutMs: options.timeoutMs ?? 60_000, ...(options.signal ? { signal: options.signal } : {}),
+    });
+  };
+
+  const shutdown = async (): Promise<void> => {
+    const proc = child;
+    if (!proc?.running) return;
+    // To the whole process group: runuser and the postmaster under it.
+    try { process.kill(-(proc.process.pid as number), 'SIGINT'); } catch { /* gone */ }
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
+    await Promise.race([proc.exited, timer]);
+    await proc.kill();
+  };
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await shutdown();
+    if (!options.group) await group.stopAll(1_000);
+    if (ownDir) rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
+    if (fresh) {
+      const [command, argv] = as(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+      await run(command, argv, env);
+    }
+    await launch();
+    if (fresh && database !== 'postgres') {
+      await run(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], env);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    name: `postgres on 127.0.0.1:${port}`,
+    port,
+    url,
+    dataDir,
+    kill: async () => { await child?.kill(); },
+    restart: launch,
+    stop,
+  };
+}
