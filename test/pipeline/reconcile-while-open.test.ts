@@ -12,9 +12,15 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
  */
 class SwitchableGate implements ChannelGate {
   readonly open = new Set<Channel>();
+  /** Channels that open as soon as one call has been let through: no race with the test's polling. */
+  readonly openAfterNext = new Set<Channel>();
   private readonly free: GateTicket = { release: async () => undefined };
   async openChannels(): Promise<ReadonlySet<Channel>> { return new Set(this.open); }
-  async acquire(channel: Channel): Promise<GateTicket | undefined> { return this.open.has(channel) ? undefined : this.free; }
+  async acquire(channel: Channel): Promise<GateTicket | undefined> {
+    if (this.open.has(channel)) return undefined;
+    if (this.openAfterNext.delete(channel)) this.open.add(channel);
+    return this.free;
+  }
   async close(): Promise<void> {}
 }
 
@@ -37,6 +43,9 @@ it('waits on the open channel at an interval, then reconciles there: one deliver
   await fetch(`${platform.sims.controlUrl}/control/channels/push`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'slow', slowMs: 1_500 }),
   });
+  // Push opens in the gate the moment its first call is let through (polling for the unknown
+  // outcome and opening it then raced the 100 ms reconcile delay on a busy machine).
+  gate.openAfterNext.add('push');
   const res = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`).send({
     eventId: 'reconcile-open', priority: 'urgent',
     recipient: { id: 'r-1', addresses: { push: 'tok', sms: '+905551112233', email: 'r1@example.com' } },
@@ -47,8 +56,8 @@ it('waits on the open channel at an interval, then reconciles there: one deliver
   await waitFor('the first push call to end unknown', async () => {
     const [view] = await readViews(platform.redis.url, [id]);
     return view?.attempts[0]?.outcome === 'unknown';
-  }, 10_000);
-  gate.open.add('push');
+  }, 30_000);
+  expect(gate.open.has('push')).toBe(true);
 
   // Two seconds with push open: a step every 400 ms at most, never a call elsewhere.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -60,7 +69,7 @@ it('waits on the open channel at an interval, then reconciles there: one deliver
 
   await fetch(`${platform.sims.controlUrl}/control/channels/push/restore`, { method: 'POST' });
   gate.open.delete('push');
-  const [done] = await waitAllTerminal(platform.redis.url, [id], 10_000);
+  const [done] = await waitAllTerminal(platform.redis.url, [id], 30_000);
   expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
   expect(done?.attempts.map((a) => [a.channel, a.kind, a.outcome])).toEqual([['push', 'send', 'unknown'], ['push', 'reconcile', 'delivered']]);
   const ledger = await readLedger(platform.sims.controlUrl);
