@@ -28,8 +28,9 @@ it('registers, lists and removes a process', async () => {
 });
 
 it('keeps a live registration past its TTL through heartbeats', async () => {
-  const reg = await registerProcess(redis, { app: 'worker', roles: ['email'] }, { heartbeatMs: 50, ttlMs: 150 });
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // Observed for 2.5 TTLs; the TTL leaves 900 ms for a late heartbeat (was 100 ms: a busy machine delays timers more).
+  const reg = await registerProcess(redis, { app: 'worker', roles: ['email'] }, { heartbeatMs: 100, ttlMs: 1_000 });
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
   expect((await listProcesses(redis)).map((p) => p.id)).toEqual([reg.id]);
   await reg.stop();
 });
