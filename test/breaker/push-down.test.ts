@@ -69,10 +69,10 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   await waitFor('push restored', () => Number.isFinite(upAt), 5_000);
   const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
   expect(ids).toHaveLength(items.length);
-  expect(await waitUntilTerminal(redis, ids, 20_000)).toBe(0);
+  expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
 
   // Probed and closed again after the restore, in every process.
-  await waitFor('push closed in every gate', async () => (await Promise.all(platform.gates.map((_g, i) => pushState(i)))).every((s) => s === 'closed'), 8_000, 50);
+  await waitFor('push closed in every gate', async () => (await Promise.all(platform.gates.map((_g, i) => pushState(i)))).every((s) => s === 'closed'), 30_000, 50);
   watching = false;
   await watcher;
 
@@ -126,7 +126,7 @@ it('permanent errors at 100 % on a channel never open its breaker', async () => 
       .map((item) => ({ ...item, request: { ...item.request, recipient: { ...item.request.recipient, preferences: ['sms', 'email', 'push'] as Channel[] } } }));
     const load = await sendEach(items.map((i) => i.request), { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: 100, maxInFlight: 32 });
     const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
-    expect(await waitUntilTerminal(redis, ids, 15_000)).toBe(0);
+    expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
     const views = await readViews(redis, ids);
     const smsPermanent = views.flatMap((v) => v.attempts).filter((a) => a.channel === 'sms' && a.outcome === 'permanent').length;
     expect(smsPermanent).toBeGreaterThanOrEqual(200);
