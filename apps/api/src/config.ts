@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
-import { DEV_DEFAULTS, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
+import { DEV_DEFAULTS, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHistoryConfig, toHttpServerLimits } from '@notify/runtime';
 import { loadTrackingConfig } from './tracking';
 
 /** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
@@ -44,6 +44,9 @@ export const apiEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
+  ...historyEnvShape,
+  /** The largest `limit` of one page of GET /v1/notifications (a larger one is a 400 naming `limit`). */
+  HISTORY_MAX_LIST_LIMIT: z.coerce.number().int().min(1).max(1_000).default(100),
   API_HOST: z.string().default(DEV_DEFAULTS.host),
   API_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.apiPort),
   /** Where /metrics is served: its own listener, loopback by default, never the public port. */
@@ -104,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Bytes. */
     bodyLimit: c.BODY_LIMIT,
     http: toHttpServerLimits(c),
+    history: { ...toHistoryConfig(c), maxListLimit: c.HISTORY_MAX_LIST_LIMIT },
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,

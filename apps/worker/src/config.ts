@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel, type Priority } from '@notify/core';
 import { DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
-import { DEV_DEFAULTS, devOrigin, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
 const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, `must be an origin like ${devOrigin(port)}`).default(devOrigin(port));
@@ -42,6 +42,7 @@ export const workerEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
+  ...historyEnvShape,
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
   WORKER_ROLES: roles,

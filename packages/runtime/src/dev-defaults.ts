@@ -6,6 +6,8 @@
 export const DEV_DEFAULTS = {
   host: '127.0.0.1',
   redisUrl: 'redis://127.0.0.1:6379',
+  /** 5433, not 5432: Debian's postgresql package runs its own cluster on 5432, with roles that are not ours. */
+  databaseUrl: 'postgres://postgres@127.0.0.1:5433/notify',
   apiKey: 'dev-key-change-me-0001',
   tenant: 'dev',
   adminApiKey: 'dev-admin-key-change-me',

@@ -1,5 +1,6 @@
 export * from './config-fragments';
 export * from './dev-defaults';
+export * from './history-env';
 export * from './http-server-limits';
 export * from './logger';
 export * from './metrics-listener';
