@@ -78,7 +78,11 @@ async function main(): Promise<void> {
   const latency = values['provider-latency-ms'] as string;
   const delay = values['transient-delay-ms'] as string;
   const extraEnv = appEnv(values['app-env'] as string);
-  if (values['cpu-prof']) extraEnv.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${values['cpu-prof']}`;
+  if (values['cpu-prof']) {
+    // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector hook writes the profiles.
+    extraEnv.NODE_OPTIONS = `--import ${join(__dirname, 'pipeline', 'cpu-profile-hook.mjs')}`;
+    extraEnv.BENCH_CPU_PROF_DIR = values['cpu-prof'] as string;
+  }
   const drainSeconds = Number(values['drain-seconds']);
   const urgentSample = Number(values['urgent-sample']);
 
