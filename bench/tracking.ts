@@ -195,24 +195,24 @@ const quantile = (sorted: readonly number[], q: number): number => sorted[Math.m
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const pad = (v: string | number, w: number): string => String(v).padStart(w);
 
-interface Row { answered: number; dropped: number; failTariff: number; failMeasurement: number; medianMs: number; worstMs: number; meanMs: number; slots: number; abandonedMs: number }
+interface Row { answered: number; dropped: number; shed?: number; failTariff: number; failMeasurement: number; medianMs: number; worstMs: number; meanMs: number; slots: number; abandonedMs: number }
 
 function summarise(samples: readonly Sample[], abandonedMs: number): Row {
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
   const fails = (step: string): number => samples.filter((s) => s.failedStep === step || s.steps.some((x) => x.step === step && x.outcome !== 'ok')).length;
   const answered = samples.filter((s) => s.status === 200).length;
   return {
-    answered, dropped: samples.length - answered, failTariff: fails('tariff'), failMeasurement: fails('measurement'),
+    answered, dropped: samples.length - answered, shed: samples.filter((s) => s.status === 503).length, failTariff: fails('tariff'), failMeasurement: fails('measurement'),
     medianMs: quantile(ms, 0.5), worstMs: ms[ms.length - 1] ?? 0, meanMs: mean(ms), slots: slotsHeld(mean(ms)), abandonedMs,
   };
 }
 
-const HEADER = `${'regime'.padEnd(12)}${'policy'.padEnd(11)}${'cancel'.padEnd(7)}${'source'.padEnd(9)}${pad('answered', 9)}${pad('dropped', 8)}${pad('fail:tariff', 12)}${pad('fail:meas', 10)}${pad('median', 8)}${pad('worst', 7)}${pad('mean', 7)}${pad('slots', 7)}${pad('abandoned ms', 13)}`;
+const HEADER = `${'regime'.padEnd(12)}${'policy'.padEnd(11)}${'cancel'.padEnd(7)}${'source'.padEnd(9)}${pad('answered', 9)}${pad('dropped', 8)}${pad('fail:tariff', 12)}${pad('fail:meas', 10)}${pad('median', 8)}${pad('worst', 7)}${pad('mean', 7)}${pad('slots', 7)}${pad('abandoned ms', 13)}${pad('shed', 6)}`;
 
 function line(regime: string, policy: string, cancel: string, source: string, r: Row | undefined): string {
   if (r === undefined) return `${regime.padEnd(12)}${policy.padEnd(11)}${cancel.padEnd(7)}${source.padEnd(9)}${pad('(no seed row for this policy)', 40)}`;
   const f = (n: number): string => n.toFixed(1);
-  return `${regime.padEnd(12)}${policy.padEnd(11)}${cancel.padEnd(7)}${source.padEnd(9)}${pad(r.answered, 9)}${pad(r.dropped, 8)}${pad(r.failTariff, 12)}${pad(r.failMeasurement, 10)}${pad(f(r.medianMs), 8)}${pad(f(r.worstMs), 7)}${pad(f(r.meanMs), 7)}${pad(f(r.slots), 7)}${pad(Math.round(r.abandonedMs), 13)}`;
+  return `${regime.padEnd(12)}${policy.padEnd(11)}${cancel.padEnd(7)}${source.padEnd(9)}${pad(r.answered, 9)}${pad(r.dropped, 8)}${pad(r.failTariff, 12)}${pad(r.failMeasurement, 10)}${pad(f(r.medianMs), 8)}${pad(f(r.worstMs), 7)}${pad(f(r.meanMs), 7)}${pad(f(r.slots), 7)}${pad(Math.round(r.abandonedMs), 13)}${pad(r.shed ?? '', 6)}`;
 }
 
 async function scenarios(apiUrl: string, storesUrl: string): Promise<void> {
