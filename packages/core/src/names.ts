@@ -77,3 +77,26 @@ export function pendingIntakeKey(): string {
 export function adminSessionKey(sessionIdHash: string): string {
   return `${KEY_PREFIX}:admin-session:${sessionIdHash}`;
 }
+
+/**
+ * Terminal notifications waiting for the history store (score: when they became terminal, ms;
+ * a claim moves an entry's score to the end of its lease, so a crashed archiver's batch comes
+ * back). Written by the terminal scripts when history is on; emptied by the archiver.
+ */
+export function archiveQueueKey(): string {
+  return `${KEY_PREFIX}:archive`;
+}
+
+/**
+ * The compact idempotency entries of archived notifications: hash buckets
+ * `{notify}:i:<day>:<bucket>` (see lua/includes/idempotency-entries.lua). This is the prefix;
+ * the scripts append day and bucket.
+ */
+export function idempotencyBucketPrefix(): string {
+  return `${KEY_PREFIX}:i:`;
+}
+
+/** Per day: the bucket bits chosen for that day (`b:<day>`) and how many entries it holds (`n:<day>`). */
+export function idempotencyMetaKey(): string {
+  return `${KEY_PREFIX}:im`;
+}

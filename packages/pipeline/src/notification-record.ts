@@ -2,7 +2,7 @@ import {
   CHANNELS, type AttemptRecord, type Channel, type NotificationStatus, type NotificationView, type Priority, type SkipRecord,
 } from '@notify/core';
 
-/** The raw hash fields of a notification record (see lua/intake-2.lua for who writes what). */
+/** The raw hash fields of a notification record (see lua/intake-3.lua for who writes what). */
 export type RecordFields = Record<string, string>;
 
 function jsonArray<T>(raw: string | undefined): T[] {

@@ -1,8 +1,8 @@
-import { notificationKey, suppressionKey } from '@notify/core';
+import { archiveQueueKey, notificationKey, suppressionKey } from '@notify/core';
 import type { FinishAttemptArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
-const { redis, scripts } = useScriptRedis();
+const { redis, scripts, archiving } = useScriptRedis();
 const { id, rh } = intakeArgs();
 const key = notificationKey(id);
 const finish = (overrides: Partial<FinishAttemptArgs> = {}) => scripts().finishAttempt({
@@ -11,7 +11,7 @@ const finish = (overrides: Partial<FinishAttemptArgs> = {}) => scripts().finishA
 });
 const attempt = async () => JSON.parse((await redis().hget(key, 'a:1')) as string) as Record<string, unknown>;
 
-describe('finish-attempt-2.lua', () => {
+describe('finish-attempt-3.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
     await scripts().beginAttempt({ id, rh, step: 1, channel: 'push', now: NOW + 10, budget: 3 });
@@ -30,6 +30,21 @@ describe('finish-attempt-2.lua', () => {
     expect(record.addresses).toBeUndefined();
     expect(JSON.stringify(record)).not.toContain('+905551112233');
     expect(JSON.parse(record.ah as string)).toEqual(intakeArgs().addressHashes);
+  });
+
+  it('recorded: with history on, a delivery (and only a delivery) puts the record on the archive queue, scored by when it ended', async () => {
+    const viaArchiving = (o: Partial<FinishAttemptArgs>) => archiving().finishAttempt({
+      id, rh, channel: 'push', step: 1, outcome: 'delivered', now: NOW + 50, durationMs: 40, suppressionTtlSeconds: 60, spent: true, ...o,
+    });
+    await finish({ outcome: 'delivered' });
+    expect(await redis().zcard(archiveQueueKey())).toBe(0); // history off: the record stays as it is
+    await redis().hdel(key, 'status');
+    await redis().hset(key, 'a:1', JSON.stringify({ step: 1, channel: 'push', startedAt: NOW + 10 }));
+    await expect(viaArchiving({ outcome: 'transient' })).resolves.toMatchObject({ code: 'recorded' });
+    expect(await redis().zcard(archiveQueueKey())).toBe(0);
+    await redis().hset(key, 'a:1', JSON.stringify({ step: 1, channel: 'push', startedAt: NOW + 10 }));
+    await expect(viaArchiving({})).resolves.toMatchObject({ code: 'recorded' });
+    expect(await redis().zrange(archiveQueueKey(), '0', '-1', 'WITHSCORES')).toEqual([id, String(NOW + 50)]);
   });
 
   it('recorded: a call that never left (or a processing error) gives its call back', async () => {

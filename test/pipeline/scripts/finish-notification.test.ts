@@ -1,14 +1,14 @@
-import { notificationKey } from '@notify/core';
+import { archiveQueueKey, notificationKey } from '@notify/core';
 import type { FinishNotificationArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
-const { redis, scripts } = useScriptRedis();
+const { redis, scripts, archiving } = useScriptRedis();
 const { id } = intakeArgs();
 const key = notificationKey(id);
 const end = (overrides: Partial<FinishNotificationArgs> = {}) =>
   scripts().finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: NOW + 70, ...overrides });
 
-describe('finish-notification-1.lua', () => {
+describe('finish-notification-2.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
   });
@@ -25,6 +25,17 @@ describe('finish-notification-1.lua', () => {
   it('ended: unconfirmed, when an unknown outcome could not be settled', async () => {
     await expect(end({ status: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' })).resolves.toEqual({ code: 'ended' });
     expect(await redis().hmget(key, 'status', 'reason', 'addresses')).toEqual(['unconfirmed', 'unknown-outcome-budget-exhausted', null]);
+  });
+
+  it('ended: with history on, the record joins the archive queue once, scored by when it ended; history off leaves the queue alone', async () => {
+    const args: FinishNotificationArgs = { id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: NOW + 70 };
+    await expect(archiving().finishNotification(args)).resolves.toEqual({ code: 'ended' });
+    await expect(archiving().finishNotification(args)).resolves.toEqual({ code: 'stale' });
+    expect(await redis().zrange(archiveQueueKey(), '0', '-1', 'WITHSCORES')).toEqual([id, String(NOW + 70)]);
+    await redis().del(archiveQueueKey());
+    await redis().hset(key, 'status', 'sending');
+    await expect(end()).resolves.toEqual({ code: 'ended' });
+    expect(await redis().zcard(archiveQueueKey())).toBe(0);
   });
 
   it('stale: never overrides a delivery, nor a step that moved on', async () => {

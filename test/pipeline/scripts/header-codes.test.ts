@@ -1,16 +1,18 @@
 import { join } from 'node:path';
 import {
-  BEGIN_ATTEMPT_CODES, FINISH_ATTEMPT_CODES, FINISH_NOTIFICATION_CODES, INTAKE_CODES, PIPELINE_LUA_DIR, PIPELINE_SCRIPTS, SCHEDULE_STEP_CODES,
+  BEGIN_ATTEMPT_CODES, CLAIM_ARCHIVE_CODES, COMPACT_ARCHIVED_CODES, FINISH_ATTEMPT_CODES, FINISH_NOTIFICATION_CODES, INTAKE_CODES, PIPELINE_LUA_DIR, PIPELINE_SCRIPTS, SCHEDULE_STEP_CODES,
   type ReturnCodes,
 } from '@notify/pipeline';
 import { headerReturnCodes } from './lua-header';
 
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
-  'intake-2': INTAKE_CODES,
+  'intake-3': INTAKE_CODES,
   'begin-attempt-3': BEGIN_ATTEMPT_CODES,
-  'finish-attempt-2': FINISH_ATTEMPT_CODES,
+  'finish-attempt-3': FINISH_ATTEMPT_CODES,
   'schedule-step-1': SCHEDULE_STEP_CODES,
-  'finish-notification-1': FINISH_NOTIFICATION_CODES,
+  'finish-notification-2': FINISH_NOTIFICATION_CODES,
+  'claim-archive-1': CLAIM_ARCHIVE_CODES,
+  'compact-archived-2': COMPACT_ARCHIVED_CODES,
 };
 
 describe.each(PIPELINE_SCRIPTS)('%s.lua', (script) => {

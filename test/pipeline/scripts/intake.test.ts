@@ -1,10 +1,10 @@
 import { notificationKey, pendingIntakeKey } from '@notify/core';
 import { useScriptRedis, intakeArgs, NOW } from './script-redis';
 
-const { redis, scripts } = useScriptRedis();
+const { redis, scripts, archiving } = useScriptRedis();
 const key = notificationKey(intakeArgs().id);
 
-describe('intake-2.lua', () => {
+describe('intake-3.lua', () => {
   it('created: writes the record, its address hashes and the pending-intake entry', async () => {
     await expect(scripts().intake(intakeArgs())).resolves.toEqual({ code: 'created' });
     const record = await redis().hgetall(key);
@@ -23,5 +23,38 @@ describe('intake-2.lua', () => {
   it('conflict: same key, another payload', async () => {
     await scripts().intake(intakeArgs());
     await expect(scripts().intake(intakeArgs({ fingerprint: 'fp-other' }))).resolves.toEqual({ code: 'conflict' });
+  });
+});
+
+describe('intake-3.lua after archival (the full record replaced by its compact entry)', () => {
+  const id = 'ab'.repeat(16);
+  const fingerprint = 'cd'.repeat(32);
+  const archivedArgs = (o: Partial<Parameters<ReturnType<typeof scripts>['intake']>[0]> = {}) => intakeArgs({ id, fingerprint, ...o });
+
+  beforeEach(async () => {
+    await scripts().intake(archivedArgs());
+    await archiving().finishNotification({ id, fromStep: 1, status: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted', now: Date.now() });
+  });
+
+  it('duplicate: the same event 1 s after it ended (before archival) answers from the full record', async () => {
+    await expect(scripts().intake(archivedArgs())).resolves.toEqual({ code: 'duplicate', status: 'unconfirmed', firstChannel: undefined });
+  });
+
+  it('duplicate: the same event after archival answers the final status from the compact entry, and creates nothing', async () => {
+    await scripts().compactArchived({ ids: [id], idempotencyWindowSeconds: 7 * 86_400 });
+    expect(await redis().exists(notificationKey(id))).toBe(0);
+    await expect(scripts().intake(archivedArgs())).resolves.toEqual({ code: 'duplicate', status: 'unconfirmed', firstChannel: undefined });
+    expect(await redis().exists(notificationKey(id))).toBe(0);
+  });
+
+  it('conflict: a changed payload after archival (fingerprint differs within its first 64 bits)', async () => {
+    await scripts().compactArchived({ ids: [id], idempotencyWindowSeconds: 7 * 86_400 });
+    await expect(scripts().intake(archivedArgs({ fingerprint: `ce${'cd'.repeat(31)}` }))).resolves.toEqual({ code: 'conflict' });
+    expect(await redis().exists(notificationKey(id))).toBe(0);
+  });
+
+  it('created: another id is not answered by an archived one sharing its bucket', async () => {
+    await scripts().compactArchived({ ids: [id], idempotencyWindowSeconds: 7 * 86_400 });
+    await expect(scripts().intake(archivedArgs({ id: `ab${'ab'.repeat(14)}ac` }))).resolves.toEqual({ code: 'created' });
   });
 });

@@ -6,14 +6,16 @@ import { loadScripts, type IntakeArgs, type Scripts } from '@notify/pipeline';
  * One private redis-server per test file, the pipeline's scripts loaded on one connection, and
  * an empty database before each test: the scripts are called directly, as the pipeline does.
  */
-export function useScriptRedis(): { redis: () => Redis; scripts: () => Scripts } {
+export function useScriptRedis(): { redis: () => Redis; scripts: () => Scripts; archiving: () => Scripts } {
   let server: PrivateRedis | undefined;
   let redis: Redis | undefined;
   let scripts: Scripts | undefined;
+  let archiving: Scripts | undefined;
   beforeAll(async () => {
     server = await startPrivateRedis({ persistence: 'none' });
     redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
     scripts = loadScripts(redis);
+    archiving = loadScripts(redis, { archive: true });
   });
   beforeEach(async () => {
     await redis?.flushdb();
@@ -22,7 +24,8 @@ export function useScriptRedis(): { redis: () => Redis; scripts: () => Scripts }
     await redis?.quit();
     await server?.stop();
   });
-  return { redis: () => redis as Redis, scripts: () => scripts as Scripts };
+  /** `archiving`: the same scripts as a worker with history on runs them (terminal records join the archive queue). */
+  return { redis: () => redis as Redis, scripts: () => scripts as Scripts, archiving: () => archiving as Scripts };
 }
 
 export const NOW = 1_800_000_000_000;

@@ -6,10 +6,13 @@
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, channel)
+  KEYS[3] archive queue (sorted set id -> when it became terminal, ms)
 
   ARGV[1] step   ARGV[2] outcome (delivered | transient | permanent | unknown | processing-error)
   ARGV[3] error class   ARGV[4] message   ARGV[5] now (ms)   ARGV[6] duration (ms)
   ARGV[7] suppression TTL (s, 0 = off)   ARGV[8] spent (1 | 0)
+  ARGV[9] archive (1: history on, a delivered record joins the archive queue | 0)
+  ARGV[10] notification id
 
   Returns { code, detail... }
     0 recorded   { 0, acceptedAt, calls }
@@ -37,6 +40,7 @@ if ARGV[2] == 'delivered' then
   redis.call('HSET', KEYS[1], 'status', 'delivered', 'deliveredChannel', attempt['channel'],
     'deliveredAt', ARGV[5], 'finishedAt', ARGV[5])
   eraseAddresses(KEYS[1])
+  if ARGV[9] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[10]) end
 elseif ARGV[2] == 'permanent' and tonumber(ARGV[7]) > 0 then
   redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
 end

@@ -5,9 +5,11 @@
   status. Erases the addresses (their hashes stay).
 
   KEYS[1] notification record hash
+  KEYS[2] archive queue (sorted set id -> when it became terminal, ms)
 
   ARGV[1] from step   ARGV[2] status (failed | unconfirmed)   ARGV[3] reason   ARGV[4] now (ms)
   ARGV[5] skips to append (JSON array)
+  ARGV[6] archive (1: history on, the record joins the archive queue | 0)   ARGV[7] notification id
 
   Returns
     0 ended     the record is now terminal
@@ -23,4 +25,5 @@ if isTerminal(rec[1]) then return 1 end
 if tonumber(rec[2]) ~= tonumber(ARGV[1]) then return 1 end
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'reason', ARGV[3], 'finishedAt', ARGV[4], 'skips', appendSkips(rec[3], ARGV[5]))
 eraseAddresses(KEYS[1])
+if ARGV[6] == '1' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7]) end
 return 0

@@ -4,6 +4,8 @@
 
   KEYS[1] notification record hash
   KEYS[2] pending-intake sorted set (id -> acceptance time), cleared when step 1 begins
+  KEYS[3] idempotency meta hash (bucket bits per day); the buckets are '<ARGV[17]><day>:<bucket>',
+          built here from the id (every key shares the {notify} slot)
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -11,6 +13,7 @@
   ARGV[10] content (JSON)       ARGV[11] addresses (JSON)     ARGV[12] now (ms)
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
   ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
+  ARGV[16] idempotency window (s)   ARGV[17] idempotency bucket key prefix
 
   Returns { code, detail... }
     0 created     { 0 }: status 'accepted'
@@ -18,11 +21,22 @@
                   'accepted' the caller re-adds the first job (idempotent), in case the first
                   intake died between this script and the enqueue
     2 conflict    { 2 }: same key, different payload (-> 422)
+  A notification already archived answers from its compact entry (the full record is gone):
+  duplicate { 1, final status } or conflict, exactly as its full record did.
 ]]
+--- @include "redis-time-ms"
+--- @include "idempotency-entries"
 local existing = redis.call('HMGET', KEYS[1], 'fp', 'status', 'chan')
 if existing[1] then
   if existing[1] == ARGV[2] then
     return { 1, existing[2], existing[3] }
+  end
+  return { 2 }
+end
+local archived = idemLookup(KEYS[3], ARGV[17], ARGV[1], redisTimeMs(), tonumber(ARGV[16]))
+if archived then
+  if string.sub(archived, 1, -2) == idemBytes(ARGV[2], 8) then
+    return { 1, IDEM_STATUS_NAME[string.sub(archived, -1)] }
   end
   return { 2 }
 end

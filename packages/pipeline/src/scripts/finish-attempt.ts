@@ -1,8 +1,8 @@
-import { notificationKey, suppressionKey, type Channel, type RecordedOutcome } from '@notify/core';
+import { archiveQueueKey, notificationKey, suppressionKey, type Channel, type RecordedOutcome } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
-/** finish-attempt-2.lua's return codes (its header lists the same). */
+/** finish-attempt-3.lua's return codes (its header lists the same). */
 export const FINISH_ATTEMPT_CODES = { recorded: 0, stale: 1, missing: 4 } as const;
 
 export interface FinishAttemptArgs {
@@ -25,12 +25,14 @@ export type FinishAttemptReply =
   | { code: 'recorded'; acceptedAt: number; calls: number }
   | { code: 'stale' | 'missing' };
 
-export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs): Promise<FinishAttemptReply> {
+/** `archive`: history is on, so a delivery puts the record on the archive queue (set by loadScripts). */
+export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs, archive: boolean): Promise<FinishAttemptReply> {
   const reply = await command(
-    notificationKey(a.id), suppressionKey(a.rh, a.channel),
+    notificationKey(a.id), suppressionKey(a.rh, a.channel), archiveQueueKey(),
     a.step, a.outcome, a.errorClass ?? '', a.message ?? '', a.now, a.durationMs, a.suppressionTtlSeconds, a.spent ? 1 : 0,
+    archive ? 1 : 0, a.id,
   );
-  const { code, detail } = decodeReply('finish-attempt-2', FINISH_ATTEMPT_CODES, reply);
+  const { code, detail } = decodeReply('finish-attempt-3', FINISH_ATTEMPT_CODES, reply);
   if (code !== 'recorded') return { code };
   return { code, acceptedAt: Number(detail[0]), calls: Number(detail[1]) };
 }

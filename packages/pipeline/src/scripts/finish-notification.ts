@@ -1,8 +1,8 @@
-import { notificationKey } from '@notify/core';
+import { archiveQueueKey, notificationKey } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
-/** finish-notification-1.lua's return codes (its header lists the same). */
+/** finish-notification-2.lua's return codes (its header lists the same). */
 export const FINISH_NOTIFICATION_CODES = { ended: 0, stale: 1, missing: 4 } as const;
 
 export interface FinishNotificationArgs {
@@ -17,7 +17,10 @@ export interface FinishNotificationArgs {
 
 export type FinishNotificationReply = { code: keyof typeof FINISH_NOTIFICATION_CODES };
 
-export async function callFinishNotification(command: LuaCommand, a: FinishNotificationArgs): Promise<FinishNotificationReply> {
-  const reply = await command(notificationKey(a.id), a.fromStep, a.status, a.reason, a.now, JSON.stringify(a.skips ?? []));
-  return { code: decodeReply('finish-notification-1', FINISH_NOTIFICATION_CODES, reply).code };
+/** `archive`: history is on, so the ended record goes on the archive queue (set by loadScripts). */
+export async function callFinishNotification(command: LuaCommand, a: FinishNotificationArgs, archive: boolean): Promise<FinishNotificationReply> {
+  const reply = await command(
+    notificationKey(a.id), archiveQueueKey(), a.fromStep, a.status, a.reason, a.now, JSON.stringify(a.skips ?? []), archive ? 1 : 0, a.id,
+  );
+  return { code: decodeReply('finish-notification-2', FINISH_NOTIFICATION_CODES, reply).code };
 }

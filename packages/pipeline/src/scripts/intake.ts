@@ -1,8 +1,8 @@
-import { notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import { idempotencyBucketPrefix, idempotencyMetaKey, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
-/** intake-2.lua's return codes (its header lists the same). */
+/** intake-3.lua's return codes (its header lists the same). */
 export const INTAKE_CODES = { created: 0, duplicate: 1, conflict: 2 } as const;
 
 export interface IntakeArgs {
@@ -21,6 +21,8 @@ export interface IntakeArgs {
   addressHashes: Partial<Record<Channel, string>>;
   now: number;
   recordTtlSeconds: number;
+  /** How far back archived notifications' compact entries are looked up (default recordTtlSeconds). */
+  idempotencyWindowSeconds?: number;
   skips: readonly unknown[];
 }
 
@@ -32,12 +34,12 @@ export type IntakeReply =
 
 export async function callIntake(command: LuaCommand, a: IntakeArgs): Promise<IntakeReply> {
   const reply = await command(
-    notificationKey(a.id), pendingIntakeKey(),
+    notificationKey(a.id), pendingIntakeKey(), idempotencyMetaKey(),
     a.id, a.fingerprint, a.tenant, a.eventId, a.recipientId, a.rh, a.priority, JSON.stringify(a.plan), a.firstChannel,
     JSON.stringify(a.content), JSON.stringify(a.addresses), a.now, a.recordTtlSeconds, JSON.stringify(a.skips),
-    JSON.stringify(a.addressHashes),
+    JSON.stringify(a.addressHashes), a.idempotencyWindowSeconds ?? a.recordTtlSeconds, idempotencyBucketPrefix(),
   );
-  const { code, detail } = decodeReply('intake-2', INTAKE_CODES, reply);
+  const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };
   const status = text(detail[0]) as NotificationStatus;
   return { code, status, firstChannel: status === 'accepted' && detail[1] ? (text(detail[1]) as Channel) : undefined };
