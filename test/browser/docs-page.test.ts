@@ -19,7 +19,9 @@ afterAll(async () => {
 it('renders /docs (Swagger UI over /openapi.json) in headless Chromium, with no request leaving the api', async () => {
   const page = await browser.newPage();
   const external: string[] = [];
-  page.on('request', (req) => { if (!req.url().startsWith(platform.api.url)) external.push(req.url()); });
+  page.on('request', (req) => {
+    if (!req.url().startsWith(platform.api.url)) external.push(req.url());
+  });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 

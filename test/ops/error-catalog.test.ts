@@ -13,7 +13,12 @@ const ROOT = join(__dirname, '..', '..');
 const README = join(ROOT, 'README.md');
 const PINNED = { core: 16, budgetChain: 5 };
 
-interface Row { code: string; httpStatus: number; retryable: string; line: number }
+interface Row {
+  code: string;
+  httpStatus: number;
+  retryable: string;
+  line: number;
+}
 
 /** The rows of the table in the README's `## Errors` section: `| \`CODE\` | 400 | no | … |`. */
 function readErrorTable(markdown: string): Row[] {
@@ -29,10 +34,7 @@ function readErrorTable(markdown: string): Row[] {
   return rows;
 }
 
-const catalog = new Map<string, { httpStatus: number; retryable: boolean }>([
-  ...Object.entries(ERROR_CATALOG),
-  ...Object.entries(BUDGET_ERROR_CATALOG),
-]);
+const catalog = new Map<string, { httpStatus: number; retryable: boolean }>([...Object.entries(ERROR_CATALOG), ...Object.entries(BUDGET_ERROR_CATALOG)]);
 
 /** Source files of what answers clients: the api and the packages (the simulators play third parties). */
 function platformSources(dir: string, out: string[] = []): string[] {
@@ -63,7 +65,7 @@ describe('error catalog and the README', () => {
     expect(rows.map((r) => r.code).filter((code) => !catalog.has(code))).toEqual([]);
   });
 
-  it('states each code\'s HTTP status and retryability as the catalog does', () => {
+  it("states each code's HTTP status and retryability as the catalog does", () => {
     const wrong = rows.filter((r) => {
       const entry = catalog.get(r.code);
       return entry !== undefined && (entry.httpStatus !== r.httpStatus || (entry.retryable ? 'yes' : 'no') !== r.retryable);
@@ -71,19 +73,27 @@ describe('error catalog and the README', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('answers clients only with codes from a catalog (no ad-hoc `code: \'...\'` literal)', () => {
+  it("answers clients only with codes from a catalog (no ad-hoc `code: '...'` literal)", () => {
     const sources = ['apps/api/src', ...readdirSync(join(ROOT, 'packages')).map((p) => `packages/${p}/src`)]
-      .filter((dir) => { try { return readdirSync(join(ROOT, dir)).length > 0; } catch { return false; } })
+      .filter((dir) => {
+        try {
+          return readdirSync(join(ROOT, dir)).length > 0;
+        } catch {
+          return false;
+        }
+      })
       .flatMap((dir) => platformSources(dir));
     expect(sources.length).toBeGreaterThan(20);
     const adHoc = sources.flatMap((path) =>
-      [...readFileSync(join(ROOT, path), 'utf8').matchAll(/\bcode: '([A-Z][A-Z_]+)'/g)]
-        .filter((m) => !catalog.has(m[1]!)).map((m) => `${m[1]} (${path})`));
+      [...readFileSync(join(ROOT, path), 'utf8').matchAll(/\bcode: '([A-Z][A-Z_]+)'/g)].filter((m) => !catalog.has(m[1]!)).map((m) => `${m[1]} (${path})`),
+    );
     expect(adHoc).toEqual([]);
   });
 
   it('reads the table it checks (a row that drifts is caught)', () => {
-    const drifted = readErrorTable('## Errors\n| code | HTTP | retry | meaning |\n|---|---|---|---|\n| `NOT_FOUND` | 410 | no | x |\n## Next\n| `INTERNAL` | 500 | yes | outside |');
+    const drifted = readErrorTable(
+      '## Errors\n| code | HTTP | retry | meaning |\n|---|---|---|---|\n| `NOT_FOUND` | 410 | no | x |\n## Next\n| `INTERNAL` | 500 | yes | outside |',
+    );
     expect(drifted).toEqual([{ code: 'NOT_FOUND', httpStatus: 410, retryable: 'no', line: 4 }]);
     expect(drifted[0]!.httpStatus).not.toBe(ERROR_CATALOG.NOT_FOUND.httpStatus);
   });

@@ -52,7 +52,8 @@ async function call(method: string, path: string, url: string, init: { body?: un
 }
 
 const notification = (eventId: string, body = 'Siparişiniz kargoya verildi.') => ({
-  eventId, priority: 'urgent',
+  eventId,
+  priority: 'urgent',
   recipient: { id: `user-${eventId}`, addresses: { push: 'tok-7', sms: '+905551112233', email: 'u7@example.com' }, preferences: ['push', 'sms', 'email'] },
   content: { title: 'Kargonuz yolda', body },
 });
@@ -64,17 +65,23 @@ it('intake answers what the document says: accepted, duplicate, conflict, invali
   expect((await call('post', '/v1/notifications', '/v1/notifications', { body: notification(eventId, 'changed') })).status).toBe(422);
   expect((await call('post', '/v1/notifications', '/v1/notifications', { body: { eventId } })).status).toBe(400);
   expect((await call('post', '/v1/notifications', '/v1/notifications', { body: notification(eventId), key: null })).status).toBe(401);
-  const batch = await call('post', '/v1/notifications/batch', '/v1/notifications/batch', { body: { notifications: [notification(`${eventId}-b`), { eventId: 'x' }] } });
+  const batch = await call('post', '/v1/notifications/batch', '/v1/notifications/batch', {
+    body: { notifications: [notification(`${eventId}-b`), { eventId: 'x' }] },
+  });
   expect(batch.body).toMatchObject({ accepted: 1, rejected: 1 });
 });
 
-it('a notification\'s status view matches the document from acceptance to its terminal state', async () => {
+it("a notification's status view matches the document from acceptance to its terminal state", async () => {
   const accepted = await call('post', '/v1/notifications', '/v1/notifications', { body: notification(`openapi-view-${Date.now()}`) });
   const id = accepted.body!.id as string;
-  const terminal = await waitFor('a terminal status', async () => {
-    const view = await call('get', '/v1/notifications/{id}', `/v1/notifications/${id}`);
-    return ['delivered', 'failed', 'unconfirmed'].includes(view.body!.status as string) ? view : undefined;
-  }, 30_000);
+  const terminal = await waitFor(
+    'a terminal status',
+    async () => {
+      const view = await call('get', '/v1/notifications/{id}', `/v1/notifications/${id}`);
+      return ['delivered', 'failed', 'unconfirmed'].includes(view.body!.status as string) ? view : undefined;
+    },
+    30_000,
+  );
   expect((terminal.body!.attempts as unknown[]).length).toBeGreaterThanOrEqual(1);
   expect((await call('get', '/v1/notifications/{id}', `/v1/notifications/${'0'.repeat(32)}`)).status).toBe(404);
   expect((await call('get', '/v1/notifications/{id}', '/v1/notifications/not-an-id')).status).toBe(400);
@@ -92,7 +99,11 @@ it('recipients, tracking, admin and health answer what the document says', async
   // The stores play the seed's latency cycle (one long tail in 17): a 504 is a documented
   // answer too; every answer is checked, until one is a 200.
   let n = 0;
-  await waitFor('a 200 tracking answer', async () => (await call('get', '/v1/tracking/{shipmentId}', `/v1/tracking/SHP-openapi-${(n += 1)}`)).status === 200, 30_000);
+  await waitFor(
+    'a 200 tracking answer',
+    async () => (await call('get', '/v1/tracking/{shipmentId}', `/v1/tracking/SHP-openapi-${(n += 1)}`)).status === 200,
+    30_000,
+  );
   expect((await call('get', '/v1/tracking/{shipmentId}', '/v1/tracking/!')).status).toBe(400);
 
   expect((await call('get', '/admin/queues', '/admin/queues', { key: TEST_API_KEY })).status).toBe(403);
@@ -106,7 +117,8 @@ it('recipients, tracking, admin and health answer what the document says', async
 });
 
 it('exercised every documented API operation (the docs pages aside)', () => {
-  const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
+  const operations = Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
     .filter((op) => !['get /openapi.json', 'get /docs'].includes(op));
   expect(operations.filter((op) => !seen.has(op))).toEqual([]);
 });

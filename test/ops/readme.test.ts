@@ -10,14 +10,26 @@ const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const README = 'README.md';
 const OWNED_DOCS = [
-  README, 'docs/benchmarks.md', 'docs/glossary.md',
-  'apps/api/README.md', 'apps/worker/README.md', 'apps/simulators/README.md', 'apps/loadgen/README.md',
-  'packages/core/README.md', 'packages/metrics/README.md', 'packages/runtime/README.md', 'packages/models/README.md',
+  README,
+  'docs/benchmarks.md',
+  'docs/glossary.md',
+  'apps/api/README.md',
+  'apps/worker/README.md',
+  'apps/simulators/README.md',
+  'apps/loadgen/README.md',
+  'packages/core/README.md',
+  'packages/metrics/README.md',
+  'packages/runtime/README.md',
+  'packages/models/README.md',
 ];
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function anchors(markdown: string): Set<string> {
@@ -44,7 +56,10 @@ function brokenLinks(path: string): string[] {
     if (/^[a-z]+:/.test(target)) continue; // http(s), mailto
     const [file, anchor] = target.split('#') as [string, string | undefined];
     const resolved = file === '' ? path : relative(ROOT, join(ROOT, dirname(path), file));
-    if (!existsSync(join(ROOT, resolved))) { broken.push(`${path}: ${target} (no such file)`); continue; }
+    if (!existsSync(join(ROOT, resolved))) {
+      broken.push(`${path}: ${target} (no such file)`);
+      continue;
+    }
     if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor)) broken.push(`${path}: ${target} (no such heading)`);
   }
   return broken;
@@ -79,7 +94,10 @@ describe('the README as a manual', () => {
   it('maps every app and package in one line each', () => {
     const map = /^## Repository map\n([\s\S]*?)\n## /m.exec(readme)?.[1] ?? '';
     const workspaces = ['apps', 'packages'].flatMap((dir) =>
-      readdirSync(join(ROOT, dir)).filter((name) => existsSync(join(ROOT, dir, name, 'package.json'))).map((name) => `${dir}/${name}`));
+      readdirSync(join(ROOT, dir))
+        .filter((name) => existsSync(join(ROOT, dir, name, 'package.json')))
+        .map((name) => `${dir}/${name}`),
+    );
     expect(workspaces.length).toBeGreaterThanOrEqual(10);
     expect(workspaces.filter((ws) => !map.includes(`| \`${ws}\` |`))).toEqual([]);
   });
@@ -102,7 +120,8 @@ describe('the README as a manual', () => {
     const defined = new Set([...glossary.matchAll(/\*\*((?:BI|AY|K|U)\d{1,2})\*\*/g)].map((m) => m[1]!));
     const invariants = new Set([...glossary.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1])));
     const sources = ['apps', 'packages', 'bench', 'scripts', 'test', 'infra', 'docs']
-      .flatMap((dir) => filesUnder(dir, /\.(ts|md|lua|ya?ml|sh)$/)).concat([README]);
+      .flatMap((dir) => filesUnder(dir, /\.(ts|md|lua|ya?ml|sh)$/))
+      .concat([README]);
     const missing = new Set<string>();
     for (const path of sources) {
       const text = read(path);

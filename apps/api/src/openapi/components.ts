@@ -46,7 +46,8 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
  */
 const FIELD_NOTES: Record<string, string> = {
   'NotificationRequest.eventId': 'With recipient.id, the idempotency key: the same pair is accepted once (per tenant).',
-  'NotificationRequest.recipient': 'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
+  'NotificationRequest.recipient':
+    'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
   'NotificationRequest.content': 'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 4 KB, e-mail gets a one-line subject.',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
@@ -82,10 +83,12 @@ export function componentSchemas(): Record<SchemaName, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     // Each component lives inside the document: no $schema or $id of its own.
-    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonObject;
+    const rest: JsonObject = { ...schema };
+    delete rest.$schema;
+    delete rest.$id;
     const example = EXAMPLES[id as SchemaName];
     out[id] = example === undefined ? rest : { ...rest, examples: [example] };
   }
   addFieldNotes(out);
-  return out as Record<SchemaName, JsonObject>;
+  return out;
 }

@@ -27,9 +27,15 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swag
 export function docsRouter(): Router {
   const router = Router();
   const document = JSON.stringify(buildOpenApiDocument());
-  router.get('/openapi.json', (_req, res) => { res.type('application/json').send(document); });
-  router.get('/docs', (_req, res) => { res.type('html').send(PAGE); });
-  router.get('/docs/notify-init.js', (_req, res) => { res.type('application/javascript').send(INIT); });
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(PAGE);
+  });
+  router.get('/docs/notify-init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
   router.use('/docs', express.static(SWAGGER_UI_DIR, { index: false, fallthrough: true }));
   return router;
 }

@@ -64,7 +64,8 @@ export function buildOpenApiDocument(options: { version?: string; serverUrl?: st
     info: {
       title: 'notify api',
       version: options.version ?? '0.1.0',
-      description: 'Multi-channel notifications (push, SMS, e-mail) delivered exactly once per (event, recipient), and the tracking query under its 200 ms budget. Errors are `{"error":{"code","message","details?"}}`; the codes are the catalog in the README. Prometheus `/metrics` is served on a listener of its own (see docs/configuration.md), not here.',
+      description:
+        'Multi-channel notifications (push, SMS, e-mail) delivered exactly once per (event, recipient), and the tracking query under its 200 ms budget. Errors are `{"error":{"code","message","details?"}}`; the codes are the catalog in the README. Prometheus `/metrics` is served on a listener of its own (see docs/configuration.md), not here.',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: [

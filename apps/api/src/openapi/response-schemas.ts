@@ -27,7 +27,10 @@ export const errorResponseSchema = z.strictObject({
 });
 
 export const acceptedResponseSchema = z.strictObject({
-  id: z.string().regex(/^[0-9a-f]{32}$/).describe('sha256(tenant, eventId, recipient id), 128 bits in hex.'),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .describe('sha256(tenant, eventId, recipient id), 128 bits in hex.'),
   status,
   duplicate: z.boolean().describe('true: the same (event id, recipient id) was accepted before with the same payload; nothing is sent again.'),
 });
@@ -36,14 +39,18 @@ export const batchResponseSchema = z.strictObject({
   accepted: z.number().int(),
   duplicates: z.number().int(),
   rejected: z.number().int(),
-  results: z.array(z.strictObject({
-    index: z.number().int(),
-    httpStatus: z.number().int().describe('What a single POST of this item would have answered (202, 200 or 4xx).'),
-    id: z.string().optional(),
-    status: status.optional(),
-    duplicate: z.boolean().optional(),
-    error: z.strictObject({ code: z.enum(errorCodes), message: z.string(), details: z.array(fieldIssue).optional() }).optional(),
-  })).describe('In request order.'),
+  results: z
+    .array(
+      z.strictObject({
+        index: z.number().int(),
+        httpStatus: z.number().int().describe('What a single POST of this item would have answered (202, 200 or 4xx).'),
+        id: z.string().optional(),
+        status: status.optional(),
+        duplicate: z.boolean().optional(),
+        error: z.strictObject({ code: z.enum(errorCodes), message: z.string(), details: z.array(fieldIssue).optional() }).optional(),
+      }),
+    )
+    .describe('In request order.'),
 });
 
 const attemptSchema = z.strictObject({
@@ -53,28 +60,38 @@ const attemptSchema = z.strictObject({
   startedAt: z.number().describe('Unix ms.'),
   finishedAt: z.number().optional(),
   durationMs: z.number().optional(),
-  outcome: z.enum(RECORDED_OUTCOMES).optional().describe('Absent while the call is in flight; processing-error: the message could not be rendered for the channel (nothing was called).'),
+  outcome: z
+    .enum(RECORDED_OUTCOMES)
+    .optional()
+    .describe('Absent while the call is in flight; processing-error: the message could not be rendered for the channel (nothing was called).'),
   spent: z.boolean().optional().describe('false when the step spent none of the budget (the request never left, or a processing error).'),
   errorClass: z.string().optional(),
   message: z.string().optional(),
 });
 
-export const notificationViewSchema = z.strictObject({
-  id: z.string(),
-  eventId: z.string(),
-  recipientId: z.string(),
-  priority: z.enum(PRIORITIES),
-  status,
-  plan: z.array(channel).describe('The cascade order planned at intake.'),
-  deliveredChannel: channel.optional(),
-  acceptedAt: z.number(),
-  deliveredAt: z.number().optional(),
-  finishedAt: z.number().optional(),
-  latencyMs: z.number().optional(),
-  failureReason: z.string().optional().describe('failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age.'),
-  attempts: z.array(attemptSchema),
-  skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
-}).describe('Addresses and content are never returned.');
+export const notificationViewSchema = z
+  .strictObject({
+    id: z.string(),
+    eventId: z.string(),
+    recipientId: z.string(),
+    priority: z.enum(PRIORITIES),
+    status,
+    plan: z.array(channel).describe('The cascade order planned at intake.'),
+    deliveredChannel: channel.optional(),
+    acceptedAt: z.number(),
+    deliveredAt: z.number().optional(),
+    finishedAt: z.number().optional(),
+    latencyMs: z.number().optional(),
+    failureReason: z
+      .string()
+      .optional()
+      .describe(
+        'failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age.',
+      ),
+    attempts: z.array(attemptSchema),
+    skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
+  })
+  .describe('Addresses and content are never returned.');
 
 export const trackingResponseSchema = z.strictObject({
   shipmentId: z.string(),
@@ -82,15 +99,17 @@ export const trackingResponseSchema = z.strictObject({
   tariff: tariffSchema,
   measurement: measurementSchema,
   fee: z.strictObject({ currency: z.string(), amountMinor: z.number().int(), chargeableGrams: z.number().int() }),
-  budget: z.strictObject({
-    policy: z.string(),
-    budgetMs: z.number(),
-    gatewayShareMs: z.number(),
-    branchBudgetMs: z.number(),
-    shares: z.record(z.string(), z.number()),
-    elapsedMs: z.number(),
-    steps: z.array(z.strictObject({ step: z.string(), outcome: z.string(), called: z.boolean(), timeoutMs: z.number(), elapsedMs: z.number() })),
-  }).describe('How the 200 ms budget (K01) was split and spent.'),
+  budget: z
+    .strictObject({
+      policy: z.string(),
+      budgetMs: z.number(),
+      gatewayShareMs: z.number(),
+      branchBudgetMs: z.number(),
+      shares: z.record(z.string(), z.number()),
+      elapsedMs: z.number(),
+      steps: z.array(z.strictObject({ step: z.string(), outcome: z.string(), called: z.boolean(), timeoutMs: z.number(), elapsedMs: z.number() })),
+    })
+    .describe('How the 200 ms budget (K01) was split and spent.'),
 });
 
 export const trackingErrorSchema = z.strictObject({
