@@ -7,6 +7,7 @@ import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
+import { openHistoryAccess } from './history-access';
 
 export interface RunningApi {
   url: string;
@@ -30,12 +31,15 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     config: { recordTtlSeconds: config.recordTtlSeconds, budget: config.budget },
   });
 
+  // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.
+  const history = openHistoryAccess(config.history, logger);
+
   let draining = false;
   const shutdown = new AbortController();
   const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
     redis, intake, recipients, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
-    bodyLimit: config.bodyLimit, isDraining: () => draining,
+    bodyLimit: config.bodyLimit, isDraining: () => draining, history, maxListLimit: config.history.maxListLimit,
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
@@ -52,6 +56,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     port = await listenOn(server, config.port, config.host);
   } catch (error) {
     await metricsListener.close();
+    await history.close();
     throw error;
   }
 
@@ -74,6 +79,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         await tracking.close();
         await queues.close();
         await gate.close();
+        await history.close();
         await redis.quit().catch(() => redis.disconnect());
       })();
       return closing;

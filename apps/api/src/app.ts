@@ -5,6 +5,7 @@ import { NotifyError } from '@notify/core';
 import type { IntakeService, RecipientStore } from '@notify/pipeline';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
+import type { HistoryAccess } from './history-access';
 import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
@@ -21,6 +22,10 @@ export interface AppDeps {
   /** Bytes; a declared Content-Length above it is refused with 413 before the body is read. */
   bodyLimit: number;
   isDraining: () => boolean;
+  /** The history behind the list endpoints and by-id reads after archival (default: disabled, the lists answer 503). */
+  history?: HistoryAccess;
+  /** HISTORY_MAX_LIST_LIMIT (default: the config's default). */
+  maxListLimit?: number;
   /** Extra routers, mounted under their path with tenant or admin auth (tracking query, bull-board). */
   routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
 }
@@ -38,8 +43,9 @@ export function createApp(deps: AppDeps): Express {
 
   const tenant = requireTenant(createKeyring(deps.apiKeys));
   const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
-  app.use('/v1/notifications', tenant, json, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining }));
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients }));
+  const history = { ...(deps.history ? { history: deps.history } : {}), ...(deps.maxListLimit ? { maxListLimit: deps.maxListLimit } : {}) };
+  app.use('/v1/notifications', tenant, json, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history }));
+  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);
     else if (extra.auth === 'admin') app.use(extra.path, requireAdmin(deps.adminApiKey), documentedErrorShape(), extra.router);

@@ -2,6 +2,8 @@ import { Router, type Request } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
 import { readNotification, type IntakeService } from '@notify/pipeline';
+import { disabledHistory, type HistoryAccess } from '../history-access';
+import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -12,10 +14,13 @@ function requireJson(req: Request): void {
 /**
  * POST /v1/notifications          one notification: 202 accepted, 200 duplicate, 4xx with fields
  * POST /v1/notifications/batch    up to 1,000: per-item results in request order
- * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only)
+ * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
+ * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
  */
-export function notificationsRouter(deps: { intake: IntakeService; redis: Redis; isDraining: () => boolean }): Router {
+export function notificationsRouter(deps: { intake: IntakeService; redis: Redis; isDraining: () => boolean; history?: HistoryAccess; maxListLimit?: number }): Router {
   const router = Router();
+  const history = deps.history ?? disabledHistory();
+  const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
   const refuseWhileDraining = () => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
@@ -43,12 +48,20 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
     });
   });
 
+  router.get('/', async (req, res) => {
+    const filter = parseListQuery(req.query as Record<string, unknown>, { maxLimit: maxListLimit });
+    res.json(await history.list(res.locals.tenant as string, filter));
+  });
+
   router.get('/:id', async (req, res) => {
     const id = req.params.id as string;
     if (!ID_PATTERN.test(id)) {
       throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
     }
-    const view = await readNotification(deps.redis, res.locals.tenant as string, id);
+    const tenant = res.locals.tenant as string;
+    // Redis first: the full record lives there while in flight, and until the archiver has
+    // committed it to the history (only then does Redis drop it), so one of the two has it.
+    const view = (await readNotification(deps.redis, tenant, id)) ?? (await history.get(tenant, id));
     if (!view) throw new NotifyError('NOT_FOUND', `no notification ${id} for this tenant (unknown or expired)`);
     res.json(view);
   });

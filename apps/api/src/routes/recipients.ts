@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { NotifyError, ID_PATTERN, LIMITS, parseOrThrow, recipientProfileSchema } from '@notify/core';
 import type { RecipientStore } from '@notify/pipeline';
+import { disabledHistory, type HistoryAccess } from '../history-access';
+import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
 function recipientId(raw: unknown): string {
   const id = String(raw);
@@ -12,9 +14,14 @@ function recipientId(raw: unknown): string {
   return id;
 }
 
-/** PUT/GET/DELETE /v1/recipients/:id — stored addresses and preference order, per tenant. */
-export function recipientsRouter(deps: { recipients: RecipientStore }): Router {
+/**
+ * PUT/GET/DELETE /v1/recipients/:id — stored addresses and preference order, per tenant.
+ * GET /v1/recipients/:id/notifications — what was sent to that recipient id (the history; with or without a stored profile).
+ */
+export function recipientsRouter(deps: { recipients: RecipientStore; history?: HistoryAccess; maxListLimit?: number }): Router {
   const router = Router();
+  const history = deps.history ?? disabledHistory();
+  const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
 
   router.put('/:id', async (req, res) => {
     const id = recipientId(req.params.id);
@@ -34,6 +41,11 @@ export function recipientsRouter(deps: { recipients: RecipientStore }): Router {
     const profile = await deps.recipients.get(res.locals.tenant as string, id);
     if (!profile) throw new NotifyError('NOT_FOUND', `no recipient '${id}' for this tenant`);
     res.json({ id, ...profile });
+  });
+
+  router.get('/:id/notifications', async (req, res) => {
+    const filter = parseListQuery(req.query as Record<string, unknown>, { maxLimit: maxListLimit, recipientId: recipientId(req.params.id) });
+    res.json(await history.list(res.locals.tenant as string, filter));
   });
 
   router.delete('/:id', async (req, res) => {

@@ -1,0 +1,114 @@
+import type { Logger } from 'pino';
+import { NotifyError, isNotifyError, type NotificationView } from '@notify/core';
+import { openHistoryStore, type HistoryStore, type ListFilter, type ListPage } from '@notify/history';
+import type { HistoryConfig } from '@notify/runtime';
+
+/**
+ * The api's view of the history store. The api must run without it (history disabled, or
+ * PostgreSQL down or not up yet): the list endpoints then answer 503 DEPENDENCY_UNAVAILABLE,
+ * and status by id is still served from Redis for everything not archived yet.
+ */
+export interface HistoryAccess {
+  /** Throws a 503 NotifyError when the history is disabled or does not answer; 400 for a bad cursor. */
+  list(tenant: string, filter: ListFilter): Promise<ListPage>;
+  /** Undefined when not in the history (or the history is disabled); throws a 503 NotifyError when it does not answer. */
+  get(tenant: string, id: string): Promise<NotificationView | undefined>;
+  /** Whether list() can answer now (for the start-up log and tests). */
+  readonly state: 'disabled' | 'connecting' | 'open';
+  close(): Promise<void>;
+}
+
+export interface HistoryAccessOptions {
+  /** One query may take this long before the request is answered 503 (a PostgreSQL that hangs). */
+  queryTimeoutMs?: number;
+  /** First delay between attempts to open the store while PostgreSQL does not answer; doubles up to maxRetryMs. */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Test seam: how the store is opened. */
+  open?: (config: HistoryConfig) => Promise<HistoryStore>;
+}
+
+const unavailable = (message: string, cause?: unknown) =>
+  new NotifyError('DEPENDENCY_UNAVAILABLE', message, cause === undefined ? {} : { cause });
+
+/** Never the url or an address: only what kind of failure it was. */
+const failureKind = (error: unknown): string => (error as { code?: string }).code ?? (error as Error).name ?? 'error';
+
+export function disabledHistory(): HistoryAccess {
+  return {
+    state: 'disabled',
+    list: () => Promise.reject(unavailable('the notification history is disabled on this deployment (HISTORY_ENABLED=false): only GET /v1/notifications/{id} answers, from Redis')),
+    get: () => Promise.resolve(undefined),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Opens the store in the background (migrations run there, under their advisory lock) and keeps
+ * trying while PostgreSQL does not answer, so the api starts and serves intake regardless.
+ */
+export function openHistoryAccess(config: HistoryConfig, logger: Logger, options: HistoryAccessOptions = {}): HistoryAccess {
+  if (!config.enabled) return disabledHistory();
+  const open = options.open ?? ((c: HistoryConfig) => openHistoryStore({ url: c.url, retentionDays: c.retentionDays, applicationName: 'notify-api' }));
+  const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
+  const maxRetryMs = options.maxRetryMs ?? 30_000;
+  let store: HistoryStore | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pending: Promise<void>;
+
+  const attempt = async (delayMs: number, failures: number): Promise<void> => {
+    try {
+      const opened = await open(config);
+      if (closed) {
+        await opened.close();
+        return;
+      }
+      store = opened;
+      logger.info({ afterFailures: failures }, 'history store open: list endpoints answer');
+    } catch (error) {
+      if (closed) return;
+      // One warning, then one per ten failures: an outage must not flood the log.
+      if (failures % 10 === 0) logger.warn({ failure: failureKind(error), retryInMs: delayMs }, 'history store (PostgreSQL) not reachable: list endpoints answer 503 until it is');
+      timer = setTimeout(() => { pending = attempt(Math.min(delayMs * 2, maxRetryMs), failures + 1); }, delayMs);
+      timer.unref();
+    }
+  };
+  pending = attempt(options.retryMs ?? 1_000, 0);
+
+  /** A store call bounded in time; anything but our own 4xx (a bad cursor) becomes a 503. */
+  const call = async <T>(what: string, run: (s: HistoryStore) => Promise<T>): Promise<T> => {
+    const current = store;
+    if (!current) throw unavailable('the notification history (PostgreSQL) is not reachable yet; retry later');
+    let deadline: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        run(current),
+        new Promise<never>((_resolve, reject) => {
+          deadline = setTimeout(() => reject(Object.assign(new Error(`history ${what} took over ${queryTimeoutMs} ms`), { code: 'QUERY_TIMEOUT' })), queryTimeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      if (isNotifyError(error)) throw error;
+      // The cause as logged: its kind (SQLSTATE or errno), never a message that may hold an address.
+      throw unavailable('the notification history (PostgreSQL) did not answer; retry later', new Error(`history ${what} failed: ${failureKind(error)}`));
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
+
+  return {
+    get state() {
+      return store ? 'open' : 'connecting';
+    },
+    list: (tenant, filter) => call('list', (s) => s.list(tenant, filter)),
+    get: (tenant, id) => call('get', (s) => s.get(tenant, id)),
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await pending;
+      await store?.close();
+      store = undefined;
+    },
+  };
+}
