@@ -2,3 +2,4 @@ export * from './buckets';
 export * from './registry';
 export * from './pipeline-metrics';
 export * from './queue-metrics';
+export * from './history-metrics';

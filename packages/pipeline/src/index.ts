@@ -18,3 +18,4 @@ export * from './breaker/breaker-gate';
 export * from './breaker/breaker-snapshot';
 export * from './breaker/breaker-scripts';
 export * from './intake-sweeper';
+export * from './archiver';

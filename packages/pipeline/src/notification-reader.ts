@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { notificationKey, type NotificationView } from '@notify/core';
+import type { HistoryStore } from '@notify/history';
 import { toNotificationView, type RecordFields } from './notification-record';
 
 /** Reads a notification's status for its tenant; another tenant's id reads as not found. */
@@ -7,4 +8,22 @@ export async function readNotification(redis: Redis, tenant: string, id: string)
   const fields = (await redis.hgetall(notificationKey(id))) as RecordFields;
   if (!fields.id || fields.tenant !== tenant) return undefined;
   return toNotificationView(fields);
+}
+
+export interface NotificationLookup {
+  /** The notification's view for its tenant: Redis while it is there (in flight, or terminal and not yet archived), else the history. */
+  get(tenant: string, id: string): Promise<NotificationView | undefined>;
+}
+
+/**
+ * `GET /v1/notifications/:id` across the move to history: the full record in Redis first, then
+ * the history store. No gap: the archiver removes a record from Redis only after the history's
+ * transaction holding it committed. Without a history store (history off) it reads Redis only.
+ */
+export function createNotificationLookup(deps: { redis: Redis; history?: Pick<HistoryStore, 'get'> }): NotificationLookup {
+  return {
+    async get(tenant, id) {
+      return (await readNotification(deps.redis, tenant, id)) ?? (await deps.history?.get(tenant, id));
+    },
+  };
 }

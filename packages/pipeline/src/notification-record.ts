@@ -1,3 +1,4 @@
+import type { HistoryRecord } from '@notify/history';
 import {
   CHANNELS, type AttemptRecord, type Channel, type NotificationStatus, type NotificationView, type Priority, type SkipRecord,
 } from '@notify/core';
@@ -44,5 +45,16 @@ export function toNotificationView(fields: RecordFields): NotificationView {
     ...(fields.reason ? { failureReason: fields.reason } : {}),
     attempts: recordAttempts(fields),
     skips: jsonArray<SkipRecord>(fields.skips),
+  };
+}
+
+/** A terminal record as the history store keeps it: its view, its tenant and its address hashes (`ah`). */
+export function toHistoryRecord(fields: RecordFields): HistoryRecord {
+  const addressHashes = fields.ah === undefined ? undefined : (JSON.parse(fields.ah) as unknown);
+  return {
+    ...toNotificationView(fields),
+    tenant: fields.tenant as string,
+    ...(addressHashes && typeof addressHashes === 'object' && !Array.isArray(addressHashes)
+      ? { addressHashes: addressHashes as HistoryRecord['addressHashes'] } : {}),
   };
 }

@@ -1,0 +1,35 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+/**
+ * The archiver's metrics (terminal records moving from Redis to the history store).
+ * `backlog` is read at scrape time: the ids waiting on the archive queue.
+ */
+export function createHistoryMetrics(registry: Registry, backlog: () => Promise<number>) {
+  const registers = [registry];
+  return {
+    backlog: new Gauge({
+      name: 'notify_history_backlog',
+      help: 'Terminal notifications waiting in Redis to be archived to the history store (a growing value: the store is down or too slow).',
+      registers,
+      async collect() {
+        try {
+          this.set(await backlog());
+        } catch {
+          // Redis unreachable: /readyz reports it; the scrape still answers (with the last value).
+        }
+      },
+    }),
+    archived: new Counter({
+      name: 'notify_history_archived_total',
+      help: 'Terminal notifications written to the history store and compacted in Redis.',
+      registers,
+    }),
+    archiveFailures: new Counter({
+      name: 'notify_history_archive_failures_total',
+      help: 'Archive batches that failed (history store unreachable or refused); the batch is retried after a back-off.',
+      registers,
+    }),
+  };
+}
+
+export type HistoryMetrics = ReturnType<typeof createHistoryMetrics>;
