@@ -85,6 +85,12 @@ it("a notification's status view matches the document from acceptance to its ter
   expect((terminal.body!.attempts as unknown[]).length).toBeGreaterThanOrEqual(1);
   expect((await call('get', '/v1/notifications/{id}', `/v1/notifications/${'0'.repeat(32)}`)).status).toBe(404);
   expect((await call('get', '/v1/notifications/{id}', '/v1/notifications/not-an-id')).status).toBe(400);
+  // The test platform runs without the history (HISTORY_ENABLED unset outside production): the
+  // lists answer 503 in the error shape, bad input 400 (test/history/api.test.ts reads a real one).
+  expect((await call('get', '/v1/notifications', '/v1/notifications?status=failed')).status).toBe(503);
+  expect((await call('get', '/v1/notifications', '/v1/notifications?limit=0')).status).toBe(400);
+  expect((await call('get', '/v1/recipients/{id}/notifications', '/v1/recipients/r-1/notifications')).status).toBe(503);
+  expect((await call('get', '/v1/recipients/{id}/notifications', '/v1/recipients/r-1/notifications?tenant=b')).status).toBe(400);
 });
 
 it('recipients, tracking, admin and health answer what the document says', async () => {

@@ -42,7 +42,8 @@ function operationObject(op: Operation): JsonObject {
     responses[status] = { description: answer.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   Object.assign(responses, errorResponses(op));
-  const parameters = pathParameters(op.path);
+  const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
+  const parameters = [...pathParameters(op.path), ...query];
   return {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
     tags: [op.tag],

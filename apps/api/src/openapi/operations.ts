@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@notify/core';
+import { CHANNELS, PRIORITIES, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
 import type { SchemaName } from './components';
 
 /**
@@ -14,6 +14,8 @@ export interface Operation {
   description?: string;
   auth: 'tenant' | 'admin' | 'none';
   body?: SchemaName;
+  /** Query parameters (all optional). */
+  query?: readonly QueryParameter[];
   /** Answers outside the JSON error catalog (successes, redirects, HTML pages): status → schema or content type. */
   ok: Record<number, { description: string; schema?: SchemaName; contentType?: string; headers?: Record<string, string> }>;
   /** Catalog errors this route can answer with (401 is added for authenticated routes). */
@@ -21,6 +23,47 @@ export interface Operation {
   /** Answers outside the catalog (the tracking query's budget errors). */
   otherErrors?: Record<number, { description: string; schema: SchemaName }>;
 }
+
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+const TIME_FORMATS =
+  'ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch';
+
+/** The history lists' filters (apps/api/src/routes/history-query.ts checks them); any other name is a 400 naming it. */
+const LIST_FILTERS: readonly QueryParameter[] = [
+  { name: 'eventId', description: 'Only this event id.', schema: { type: 'string', maxLength: 200 } },
+  {
+    name: 'status',
+    description: 'Only this final status (the history holds finished notifications).',
+    schema: { type: 'string', enum: [...TERMINAL_STATUSES] },
+  },
+  { name: 'priority', description: 'Only this priority.', schema: { type: 'string', enum: [...PRIORITIES] } },
+  {
+    name: 'channel',
+    description: 'Only notifications that made a call on this channel (any attempt, delivered or not).',
+    schema: { type: 'string', enum: [...CHANNELS] },
+  },
+  { name: 'since', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  { name: 'until', description: `Accepted before this time (exclusive), later than since: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  {
+    name: 'limit',
+    description: 'Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  {
+    name: 'cursor',
+    description: 'The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive.',
+    schema: { type: 'string' },
+  },
+];
+const LIST_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'];
+const LIST_NOTE =
+  ' Newest first (by acceptance time), this tenant only, from the history (PostgreSQL): a notification is listed once it is finished and archived; one in flight is read by id. ' +
+  'A bad filter, time, cursor or a limit over the maximum is a 400 naming the field; with the history disabled or PostgreSQL down, 503 DEPENDENCY_UNAVAILABLE. See docs/history.md.';
 
 const JSON_BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 const INTAKE_ERRORS: ErrorCode[] = [...JSON_BODY_ERRORS, 'SHUTTING_DOWN', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'];
@@ -58,8 +101,33 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'notifications',
     auth: 'tenant',
     summary: 'Status, attempts and skips of one notification',
+    description:
+      "From Redis while in flight, from the history once archived: the same shape. Unknown, another tenant's, or past the history's retention: 404. " +
+      'An archived notification while PostgreSQL does not answer: 503.',
     ok: { 200: { description: 'The status record (this tenant only).', schema: 'NotificationView' } },
-    errors: ID_PARAM_ERRORS,
+    errors: [...ID_PARAM_ERRORS, 'DEPENDENCY_UNAVAILABLE'],
+  },
+  {
+    method: 'get',
+    path: '/v1/notifications',
+    tag: 'notifications',
+    auth: 'tenant',
+    summary: 'Search the finished notifications of this tenant (history)',
+    description: `Filters combine with AND.${LIST_NOTE}`,
+    query: [{ name: 'recipientId', description: 'Only this recipient id.', schema: { type: 'string', maxLength: 200 } }, ...LIST_FILTERS],
+    ok: { 200: { description: 'One page, newest first; `nextCursor` when there is more.', schema: 'NotificationPage' } },
+    errors: LIST_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v1/recipients/{id}/notifications',
+    tag: 'recipients',
+    auth: 'tenant',
+    summary: 'What was sent to one recipient id (history)',
+    description: `Like GET /v1/notifications with recipientId = {id} (a stored profile is not needed; recipientId in the query is a 400).${LIST_NOTE}`,
+    query: LIST_FILTERS,
+    ok: { 200: { description: 'One page, newest first; `nextCursor` when there is more.', schema: 'NotificationPage' } },
+    errors: LIST_ERRORS,
   },
   {
     method: 'put',

@@ -93,6 +93,11 @@ export const notificationViewSchema = z
   })
   .describe('Addresses and content are never returned.');
 
+export const notificationPageSchema = z.strictObject({
+  items: z.array(notificationViewSchema).describe('Newest first by acceptance time.'),
+  nextCursor: z.string().optional().describe('Pass as `cursor` for the next page; absent on the last page.'),
+});
+
 export const trackingResponseSchema = z.strictObject({
   shipmentId: z.string(),
   delivery: deliveryStatusSchema,
