@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel, type Priority } from '@notify/core';
-import { DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
-import { DEV_DEFAULTS, devOrigin, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHttpServerLimits } from '@notify/runtime';
+import { DEFAULT_ARCHIVER_CONFIG, DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
+import { DEV_DEFAULTS, devOrigin, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHistoryConfig, toHttpServerLimits } from '@notify/runtime';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
 const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, `must be an origin like ${devOrigin(port)}`).default(devOrigin(port));
@@ -68,6 +68,10 @@ export const workerEnvShape = {
   /** Intake sweeper: re-adds first steps of notifications accepted but never started (0 = off). */
   INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
   INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
+  /** With history on: this worker runs an archiver (several workers share the archive queue). */
+  ARCHIVER_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(DEFAULT_ARCHIVER_CONFIG.batchSize),
+  ARCHIVE_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000),
 };
 const schema = z.object(workerEnvShape);
 
@@ -119,6 +123,11 @@ export function loadConfig(env: Record<string, string | undefined>) {
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
+    history: toHistoryConfig(c),
+    archiver: {
+      enabled: c.ARCHIVER_ENABLED,
+      config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: c.ARCHIVE_BATCH_SIZE, intervalMs: c.ARCHIVE_INTERVAL_MS, idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS },
+    },
     metricsHost: c.METRICS_HOST,
     metricsPort: c.METRICS_PORT,
     http: toHttpServerLimits(c),

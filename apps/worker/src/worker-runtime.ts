@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
-import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
-import { ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, createBreakerGate, createStepProcessor, loadScripts, type ChannelGate, type ProviderEndpoint } from '@notify/pipeline';
+import { createHistoryMetrics, createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
+import {
+  Archiver, ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, createBreakerGate, createStepProcessor, lazyHistoryStore, loadScripts,
+  type ChannelGate, type ProviderEndpoint,
+} from '@notify/pipeline';
 import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import type { WorkerConfig } from './config';
 
@@ -18,7 +21,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const metrics = createPipelineMetrics(registry);
   const queues = new ChannelQueues(redis);
   registerQueueDepthGauge(registry, () => queues.all().filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
-  const scripts = loadScripts(redis);
+  // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
+  const scripts = loadScripts(redis, { archive: config.history.enabled });
   const endpoints = {} as Record<Channel, ProviderEndpoint>;
   for (const channel of CHANNELS) {
     const lanes = config.bulkheads[channel];
@@ -42,6 +46,15 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   await workers.waitUntilReady();
   const sweeper = new IntakeSweeper({ redis, queues, logger: logger.child({ component: 'intake-sweeper' }), config: config.intakeSweep });
   sweeper.start();
+  const historyStore = config.history.enabled && config.archiver.enabled
+    ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
+    : undefined;
+  let archiver: Archiver | undefined;
+  if (historyStore) {
+    const historyMetrics = createHistoryMetrics(registry, () => archiver?.backlog() ?? Promise.resolve(0));
+    archiver = new Archiver({ redis, scripts, store: historyStore, logger: logger.child({ component: 'archiver' }), config: config.archiver.config, metrics: historyMetrics });
+    archiver.start();
+  }
 
   let draining = false;
   const listener = await startMetricsListener({
@@ -67,6 +80,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         draining = true;
         await registration.stop().catch(() => undefined);
         await sweeper.stop();
+        await archiver?.stop();
+        await historyStore?.close();
         await workers.close();
         await queues.close();
         await provider.close();
