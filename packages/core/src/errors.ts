@@ -18,7 +18,7 @@ export const ERROR_CATALOG = {
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
   HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: 'The request headers exceed node\'s header size limit.' },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
-  DEPENDENCY_UNAVAILABLE: { httpStatus: 503, retryable: true, summary: 'Redis did not answer. Retry with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.' },
+  DEPENDENCY_UNAVAILABLE: { httpStatus: 503, retryable: true, summary: 'A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.' },
   INTERNAL: { httpStatus: 500, retryable: true, summary: 'An unexpected fault; retry with the same event id (idempotent).' },
 } as const;
 

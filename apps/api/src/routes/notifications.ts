@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
-import { readNotification, type IntakeService } from '@notify/pipeline';
+import { createNotificationLookup, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
@@ -21,6 +21,7 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
   const router = Router();
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
+  const lookup = createNotificationLookup({ redis: deps.redis, history });
   const refuseWhileDraining = () => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
@@ -59,9 +60,8 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
       throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
     }
     const tenant = res.locals.tenant as string;
-    // Redis first: the full record lives there while in flight, and until the archiver has
-    // committed it to the history (only then does Redis drop it), so one of the two has it.
-    const view = (await readNotification(deps.redis, tenant, id)) ?? (await history.get(tenant, id));
+    // Redis while in flight (and until archived), then the history: one of the two has it.
+    const view = await lookup.get(tenant, id);
     if (!view) throw new NotifyError('NOT_FOUND', `no notification ${id} for this tenant (unknown or expired)`);
     res.json(view);
   });
