@@ -55,9 +55,9 @@ const idOf = (i: number) => createHash('sha256').update(`redis-side/${i}`).diges
 /**
  * Takes `count` notifications to a terminal state through the pipeline's scripts (history on, so
  * each joins the archive queue): nine in ten delivered on push, one in ten failed after a transient
- * push error. Returns their ids.
+ * push error, a minute ago (so every one is due on the archive queue at once). Returns their ids.
  */
-export async function seedTerminalNotifications(scripts: Scripts, count: number, now = Date.now()): Promise<string[]> {
+export async function seedTerminalNotifications(scripts: Scripts, count: number, now = Date.now() - 60_000): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < count; start += CHUNK) {
     const chunk = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) => start + k);
