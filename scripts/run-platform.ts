@@ -1,7 +1,8 @@
 /**
  * The development supervisor behind `npm start`: makes sure a Redis answers at REDIS_URL
  * (starting a local redis-server when none does, installing it first where apt and the rights
- * allow), then runs the simulators, the api and the workers as child processes in one
+ * allow) and, with the history on, a PostgreSQL at DATABASE_URL (likewise: a private one with
+ * its data in .data/postgres), then runs the simulators, the api and the workers as child processes in one
  * ProcessGroup, restarts a worker that dies (so `npm run chaos -- kill-worker` shows recovery),
  * and stops everything on Ctrl-C / SIGTERM: the apps first (they drain through Redis), then
  * the Redis it started. Configuration comes from the environment, as in production.
@@ -9,8 +10,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BINARIES, DEFAULT_ENTRIES, ensureBinaries, EXIT, isMissingBinaryError, ProcessGroup, redisAnswers, REPO_ROOT, startApp, startPrivateRedis,
-  type AppName, type PrivateRedis,
+  BINARIES, DEFAULT_ENTRIES, ensureBinaries, ensurePostgresBinaries, EXIT, isMissingBinaryError, postgresAnswers, ProcessGroup, redisAnswers, REPO_ROOT,
+  startApp, startPrivatePostgres, startPrivateRedis, type AppName, type PrivatePostgres, type PrivateRedis,
 } from '@notify/platform-kit';
 import { DEV_DEFAULTS, devOrigin, parseEnv } from '@notify/runtime';
 
@@ -25,6 +26,10 @@ const envSchema = z.object({
   METRICS_PORT: z.string().default(String(DEV_DEFAULTS.workerMetricsPort)),
   WORKER_COUNT: z.coerce.number().int().min(1).max(16).default(1),
   API_KEYS: z.string().default(`${DEV_DEFAULTS.apiKey}:${DEV_DEFAULTS.tenant}`),
+  /** The history's PostgreSQL; the apps validate it (docs/configuration.md). */
+  DATABASE_URL: z.string().default(DEV_DEFAULTS.databaseUrl),
+  /** npm start runs with the history on unless told otherwise. */
+  HISTORY_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
 });
 
 /** A bad variable is a usage error: one readable message (core's config format), exit 2. */
@@ -41,13 +46,15 @@ const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
 /** A worker that dies is started again after this long (not at once: a crash loop must not spin). */
 const RESTART_AFTER_MS = 1_000;
 
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
 async function ensureRedis(): Promise<PrivateRedis | undefined> {
   if (await redisAnswers(env.REDIS_URL)) {
     log(`Redis answers at ${env.REDIS_URL}`);
     return undefined;
   }
   const url = new URL(env.REDIS_URL);
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(url.hostname)) {
+  if (!LOCAL_HOSTS.includes(url.hostname)) {
     throw new Error(`no Redis answers at ${env.REDIS_URL}, and it is not local: start it, or point REDIS_URL elsewhere`);
   }
   await ensureBinaries([BINARIES.redisServer], { env: process.env, log });
@@ -55,8 +62,35 @@ async function ensureRedis(): Promise<PrivateRedis | undefined> {
   return startPrivateRedis({ port: Number(url.port || '6379'), dataDir: join(REPO_ROOT, '.data', 'redis'), persistence: 'aof' });
 }
 
+const historyOn = env.HISTORY_ENABLED === 'true' || env.HISTORY_ENABLED === '1';
+/** The url without its password, for a log line. */
+const shown = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+
+/**
+ * A PostgreSQL at DATABASE_URL: the one that answers there, or a private one started on its
+ * port (user `postgres`, trust auth on 127.0.0.1 only, the url's database created on first
+ * start, durable: fsync on), with its data kept in .data/postgres across runs.
+ */
+async function ensurePostgres(): Promise<PrivatePostgres | undefined> {
+  if (await postgresAnswers(env.DATABASE_URL)) {
+    log(`PostgreSQL answers at ${shown(env.DATABASE_URL)}`);
+    return undefined;
+  }
+  const url = new URL(env.DATABASE_URL);
+  if (!LOCAL_HOSTS.includes(url.hostname)) {
+    throw new Error(`no PostgreSQL answers at ${shown(env.DATABASE_URL)}, and it is not local: start it, point DATABASE_URL elsewhere, or set HISTORY_ENABLED=false`);
+  }
+  await ensurePostgresBinaries({ env: process.env, log });
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
+  log(`no PostgreSQL at ${shown(env.DATABASE_URL)}: starting a private one (port ${url.port || '5432'}, database ${database}, data in .data/postgres)`);
+  return startPrivatePostgres({ port: Number(url.port || '5432'), dataDir: join(REPO_ROOT, '.data', 'postgres'), database, fast: false });
+}
+
 const apps = new ProcessGroup();
 let redis: PrivateRedis | undefined;
+let postgres: PrivatePostgres | undefined;
+/** What start-up is doing (a missing binary's message names the way out for that service). */
+let phase: 'redis' | 'postgres' = 'redis';
 let stopping = false;
 
 function run(app: AppName, name: string, extraEnv: Record<string, string>, restart: boolean): void {
@@ -75,6 +109,7 @@ async function stop(code: number): Promise<void> {
   log('stopping');
   await apps.stopAll(20_000);
   await redis?.stop();
+  await postgres?.stop();
   process.exit(code);
 }
 
@@ -82,7 +117,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop(EXIT.ok));
   process.once('SIGTERM', () => void stop(EXIT.ok));
   redis = await ensureRedis();
-  const shared = { REDIS_URL: env.REDIS_URL, API_KEYS: env.API_KEYS };
+  phase = 'postgres';
+  if (historyOn) postgres = await ensurePostgres();
+  const shared = { REDIS_URL: env.REDIS_URL, API_KEYS: env.API_KEYS, DATABASE_URL: env.DATABASE_URL, HISTORY_ENABLED: env.HISTORY_ENABLED };
   run('simulators', 'simulators', shared, true);
   run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT, API_METRICS_PORT: env.API_METRICS_PORT }, false);
   for (let i = 0; i < env.WORKER_COUNT; i += 1) {
@@ -97,6 +134,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`[start] ${isMissingBinaryError(error) ? `${message}, or set REDIS_URL to a Redis that runs` : message}\n`);
+  // The missing service's variable is the way out (and for PostgreSQL, running without the history).
+  const escape = phase === 'redis' ? 'or set REDIS_URL to a Redis that runs' : 'or set DATABASE_URL to a PostgreSQL that runs, or HISTORY_ENABLED=false';
+  process.stderr.write(`[start] ${isMissingBinaryError(error) ? `${message}, ${escape}` : message}\n`);
   void stop(EXIT.failed);
 });
