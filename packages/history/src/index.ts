@@ -2,3 +2,4 @@ export * from './types';
 export * from './errors';
 export { openHistoryStore } from './store';
 export { runMigrations } from './migrate';
+export { listQuery } from './list-query';

@@ -1,11 +1,12 @@
 import {
-  CHANNELS, RECORDED_OUTCOMES, SKIP_REASONS, stableStringify,
+  CHANNELS, RECORDED_OUTCOMES, SKIP_REASONS,
   type AttemptRecord, type Channel, type NotificationView, type RecordedOutcome, type SkipReason, type SkipRecord,
 } from '@notify/core';
 import { ByteReader, ByteWriter } from './byte-writer';
 import {
   channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes,
 } from './codes';
+import { jsonEqual } from './json-equal';
 import type { HistoryRecord } from './types';
 
 /** One history row as the store writes and reads it (column for column, see the 0001 migration). */
@@ -178,7 +179,7 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
   if (compact) {
     row.detail = compact;
     const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason));
-    if (stableStringify(back) === stableStringify(withoutTenant(record))) return row;
+    if (jsonEqual(back, withoutTenant(record))) return row;
   }
   row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(withoutTenant(record)), 'utf8')]);
   return row;

@@ -1,7 +1,7 @@
 import type { NotificationView } from '@notify/core';
 import pg from 'pg';
-import { channelBit, statusCodes, priorityCodes } from './codes';
 import { decodeCursor, encodeCursor, type ListKey } from './cursor';
+import { listQuery, SELECT } from './list-query';
 import { runMigrations } from './migrate';
 import { dayOf, ensurePartitions, maintain } from './partitions';
 import { fromRow, toRow, type HistoryRow } from './record-codec';
@@ -10,14 +10,9 @@ import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage 
 
 const ID = /^[0-9a-f]{32}$/;
 
-/** Columns read back, in HistoryRow's terms; `us` is the exact key for the cursor. */
-const SELECT = `SELECT (extract(epoch FROM accepted_at) * 1000000)::int8::text AS us, tenant_id, finished_ms, delivered_ms,
-  status, priority, delivered_channel, plan, channels, reason, replace(id::text, '-', '') AS id, recipient_id, event_id, detail
-  FROM history_notifications`;
-
 interface DbRow {
   us: string; tenant_id: number; finished_ms: number; delivered_ms: number; status: number; priority: number;
-  delivered_channel: number; plan: number; channels: number; reason: number; id: string; recipient_id: string;
+  delivered_channel: number; plan: number; channels: number; reason: number; hex_id: string; recipient_id: string;
   event_id: string; detail: Buffer;
 }
 
@@ -25,7 +20,7 @@ function rowOf(r: DbRow): HistoryRow {
   return {
     acceptedAt: Number(r.us) / 1000, tenantId: r.tenant_id, finishedMs: r.finished_ms, deliveredMs: r.delivered_ms,
     status: r.status, priority: r.priority, deliveredChannel: r.delivered_channel, plan: r.plan, channels: r.channels,
-    reason: r.reason, id: r.id, recipientId: r.recipient_id, eventId: r.event_id, detail: r.detail,
+    reason: r.reason, id: r.hex_id, recipientId: r.recipient_id, eventId: r.event_id, detail: r.detail,
   };
 }
 
@@ -73,36 +68,13 @@ class PgHistoryStore implements HistoryStore {
     const limit = Math.max(1, Math.floor(filter.limit));
     const tenantId = (await this.tenants.resolve([tenant], false)).get(tenant);
     if (tenantId === undefined) return { items: [] };
-    const params: unknown[] = [tenantId];
-    const p = (value: unknown) => `$${params.push(value)}`;
-    const where = ['tenant_id = $1'];
-    // The hash expressions match the indexes' (0001 migration) so the planner can use them.
-    if (filter.recipientId !== undefined) {
-      const r = p(filter.recipientId);
-      where.push(`hashtextextended(recipient_id, tenant_id) = hashtextextended(${r}::text, $1::int8)`, `recipient_id = ${r}`);
-    }
-    if (filter.eventId !== undefined) {
-      const e = p(filter.eventId);
-      where.push(`hashtextextended(event_id, tenant_id) = hashtextextended(${e}::text, $1::int8)`, `event_id = ${e}`);
-    }
-    // Codes are inlined (small integers of ours, not input): `status = 6` then proves the
-    // partial index's `status <> 5` at plan time.
-    if (filter.status !== undefined) where.push(`status = ${statusCodes.code(filter.status)}`);
-    if (filter.priority !== undefined) where.push(`priority = ${priorityCodes.code(filter.priority)}`);
-    if (filter.channel !== undefined) where.push(`channels & ${channelBit(filter.channel)} <> 0`);
-    if (filter.since !== undefined) where.push(`accepted_at >= timestamptz 'epoch' + ${p(filter.since)}::float8 * interval '1 millisecond'`);
-    if (filter.until !== undefined) where.push(`accepted_at < timestamptz 'epoch' + ${p(filter.until)}::float8 * interval '1 millisecond'`);
-    if (after) {
-      const at = `timestamptz 'epoch' + ${p(after.acceptedAtUs)}::int8 * interval '1 microsecond'`;
-      where.push(`accepted_at <= ${at}`, `(accepted_at, id) < (${at}, ${p(after.id)}::uuid)`);
-    }
-    const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY accepted_at DESC, id DESC LIMIT ${p(limit + 1)}`;
-    const { rows } = await this.pool.query<DbRow>(sql, params);
+    const { text, values } = listQuery(tenantId, filter, after, limit + 1);
+    const { rows } = await this.pool.query<DbRow>(text, values);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map((r) => fromRow(rowOf(r))),
-      ...(rows.length > limit && last ? { nextCursor: encodeCursor({ acceptedAtUs: Number(last.us), id: last.id }) } : {}),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor({ acceptedAtUs: Number(last.us), id: last.hex_id }) } : {}),
     };
   }
 
