@@ -40,7 +40,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
   let volumes: Record<string, unknown>;
 
   // The compose file ships no keys: `config` is given test values, as an operator's .env would.
-  const KEYS_ENV = { ...process.env, API_KEYS: `${'k'.repeat(40)}:tenant-a`, ADMIN_API_KEY: 'a'.repeat(40) };
+  const KEYS_ENV = { ...process.env, API_KEYS: `${'k'.repeat(40)}:tenant-a`, ADMIN_API_KEY: 'a'.repeat(40), POSTGRES_PASSWORD: 'p'.repeat(40) };
 
   beforeAll(async () => {
     const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: KEYS_ENV });
@@ -50,8 +50,22 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     volumes = config.volumes;
   });
 
-  it('defines the six services', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'grafana', 'prometheus', 'redis', 'simulators', 'worker']);
+  it('defines the seven services', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'grafana', 'postgres', 'prometheus', 'redis', 'simulators', 'worker']);
+  });
+
+  it('runs the history\'s PostgreSQL on a volume, health-checked, off the host\'s ports, and points both apps at it', () => {
+    const postgres = services.postgres!;
+    expect(postgres.image).toMatch(/^postgres:\d+/);
+    expect(Object.keys(volumes)).toContain('postgres-data');
+    expect(JSON.stringify((postgres as { volumes?: unknown }).volumes)).toContain('postgres-data:/var/lib/postgresql/data');
+    expect(postgres.healthcheck?.test).toEqual(expect.arrayContaining(['pg_isready']));
+    expect(postgres.ports).toBeUndefined();
+    expect(postgres.environment).toMatchObject({ POSTGRES_USER: 'notify', POSTGRES_DB: 'notify', POSTGRES_PASSWORD: 'p'.repeat(40) });
+    for (const name of ['api', 'worker']) {
+      expect(services[name]!.environment).toMatchObject({ DATABASE_URL: `postgres://notify:${'p'.repeat(40)}@postgres:5432/notify`, HISTORY_ENABLED: 'true' });
+      expect(services[name]!.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
+    }
   });
 
   it('runs redis 7 with AOF and noeviction on a volume', () => {
@@ -75,7 +89,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(edges.filter((e) => e.condition !== 'service_healthy')).toEqual([]);
     expect(edges.filter((e) => !services[e.dep]?.healthcheck?.test?.length).map((e) => e.dep)).toEqual([]);
     expect(Object.entries(services).filter(([, s]) => !s.healthcheck?.test?.length).map(([name]) => name)).toEqual([]);
-    expect(Object.keys(services.worker!.depends_on ?? {}).sort()).toEqual(['redis', 'simulators']);
+    expect(Object.keys(services.worker!.depends_on ?? {}).sort()).toEqual(['postgres', 'redis', 'simulators']);
     expect(Object.keys(services.api!.depends_on ?? {})).toContain('redis');
   });
 
@@ -90,16 +104,24 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(services.simulators!.environment).toMatchObject({ SIM_HOST: '0.0.0.0' });
   });
 
-  it('ships no default keys: without API_KEYS and ADMIN_API_KEY in the environment, config refuses, naming them', async () => {
+  it('ships no default keys: without API_KEYS, ADMIN_API_KEY or POSTGRES_PASSWORD in the environment, config refuses, naming them', async () => {
     const env = { ...process.env };
     delete env.API_KEYS;
     delete env.ADMIN_API_KEY;
-    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env });
+    delete env.POSTGRES_PASSWORD;
+    // compose names the first missing variable it meets: each check leaves out one.
+    const password = { POSTGRES_PASSWORD: KEYS_ENV.POSTGRES_PASSWORD };
+    const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, ...password } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/API_KEYS|ADMIN_API_KEY/);
-    const withoutAdmin = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, API_KEYS: KEYS_ENV.API_KEYS } });
+    const withoutAdmin = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, ...password, API_KEYS: KEYS_ENV.API_KEYS } });
     expect(withoutAdmin.code).not.toBe(0);
     expect(withoutAdmin.stderr).toMatch(/ADMIN_API_KEY/);
+    const withoutPassword = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
+      cwd: ROOT, env: { ...env, API_KEYS: KEYS_ENV.API_KEYS, ADMIN_API_KEY: KEYS_ENV.ADMIN_API_KEY },
+    });
+    expect(withoutPassword.code).not.toBe(0);
+    expect(withoutPassword.stderr).toMatch(/POSTGRES_PASSWORD/);
     const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8');
     expect(text).not.toMatch(/dev-(admin-)?key-change-me/);
   });
