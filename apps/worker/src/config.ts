@@ -126,7 +126,11 @@ export function loadConfig(env: Record<string, string | undefined>) {
     history: toHistoryConfig(c),
     archiver: {
       enabled: c.ARCHIVER_ENABLED,
-      config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: c.ARCHIVE_BATCH_SIZE, intervalMs: c.ARCHIVE_INTERVAL_MS, idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS },
+      config: {
+        ...DEFAULT_ARCHIVER_CONFIG, batchSize: c.ARCHIVE_BATCH_SIZE, intervalMs: c.ARCHIVE_INTERVAL_MS, idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
+        // While PostgreSQL fails the pause doubles up to 30 intervals (30 s by default).
+        maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVE_INTERVAL_MS)),
+      },
     },
     metricsHost: c.METRICS_HOST,
     metricsPort: c.METRICS_PORT,

@@ -29,7 +29,7 @@ export const DEFAULT_ARCHIVER_CONFIG: ArchiverConfig = {
 
 export interface ArchiverDeps {
   redis: Redis;
-  scripts: Pick<Scripts, 'claimArchive' | 'compactArchived'>;
+  scripts: Pick<Scripts, 'claimArchive' | 'compactArchived' | 'releaseArchive'>;
   store: Pick<HistoryStore, 'insertBatch'>;
   logger: Logger;
   config: ArchiverConfig;
@@ -50,8 +50,9 @@ const HISTORY_ID = /^[0-9a-f]{32}$/;
  * Moves terminal notifications from Redis to the history store. One batch: claim ids from the
  * archive queue with a lease (claim-archive), read their records in one pipeline, insert them
  * in one transaction (insertBatch is idempotent), and only after the commit replace each record
- * by its compact idempotency entry (compact-archived). A crash anywhere before the compact
- * leaves the ids on the queue: after the lease another pass repeats the idempotent insert.
+ * by its compact idempotency entry (compact-archived). A failed insert gives the batch back
+ * (release-archive); a crash anywhere before the compact leaves the ids on the queue, and after
+ * the lease another pass repeats the idempotent insert.
  * While the store fails, the terminal records wait in Redis (their status is still served) and
  * the passes back off; several archivers (one per worker) share the queue.
  */
@@ -111,7 +112,14 @@ export class Archiver {
       if (!fields.id || !HISTORY_ID.test(id)) continue;
       records.push(toHistoryRecord(fields));
     }
-    await store.insertBatch(records);
+    try {
+      await store.insertBatch(records);
+    } catch (error) {
+      // The store did not take the batch: give it back so the next pass retries it at once
+      // (a crash here instead leaves it to the lease). Best effort: the lease covers a failure.
+      await scripts.releaseArchive({ ids }).catch(() => undefined);
+      throw error;
+    }
     const compacted = await scripts.compactArchived({ ids, idempotencyWindowSeconds: config.idempotencyWindowSeconds });
     this.deps.metrics?.archived.inc(compacted.written);
     if (records.length < ids.length) {

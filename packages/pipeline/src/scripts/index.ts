@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { defineLuaCommands } from '../lua-commands';
 import { callClaimArchive, type ClaimArchiveArgs, type ClaimArchiveReply } from './claim-archive';
 import { callCompactArchived, type CompactArchivedArgs, type CompactArchivedReply } from './compact-archived';
+import { callReleaseArchive, type ReleaseArchiveArgs, type ReleaseArchiveReply } from './release-archive';
 import { callBeginAttempt, type BeginAttemptArgs, type BeginAttemptReply } from './begin-attempt';
 import { callFinishAttempt, type FinishAttemptArgs, type FinishAttemptReply } from './finish-attempt';
 import { callFinishNotification, type FinishNotificationArgs, type FinishNotificationReply } from './finish-notification';
@@ -12,6 +13,7 @@ import { callScheduleStep, type ScheduleStepArgs, type ScheduleStepReply } from 
 export * from './begin-attempt';
 export * from './claim-archive';
 export * from './compact-archived';
+export * from './release-archive';
 export * from './finish-attempt';
 export * from './finish-notification';
 export * from './intake';
@@ -21,7 +23,7 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
-  'intake-3', 'begin-attempt-3', 'finish-attempt-3', 'schedule-step-1', 'finish-notification-2', 'claim-archive-1', 'compact-archived-2',
+  'intake-3', 'begin-attempt-3', 'finish-attempt-3', 'schedule-step-1', 'finish-notification-2', 'claim-archive-1', 'compact-archived-2', 'release-archive-1',
 ] as const;
 export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
 
@@ -34,6 +36,7 @@ export interface Scripts {
   finishNotification(args: FinishNotificationArgs): Promise<FinishNotificationReply>;
   claimArchive(args: ClaimArchiveArgs): Promise<ClaimArchiveReply>;
   compactArchived(args: CompactArchivedArgs): Promise<CompactArchivedReply>;
+  releaseArchive(args: ReleaseArchiveArgs): Promise<ReleaseArchiveReply>;
 }
 
 export interface ScriptOptions {
@@ -56,5 +59,6 @@ export function loadScripts(redis: Redis, options: ScriptOptions = {}): Scripts 
     finishNotification: (args) => callFinishNotification(command('finish-notification-2'), args, archive),
     claimArchive: (args) => callClaimArchive(command('claim-archive-1'), args),
     compactArchived: (args) => callCompactArchived(command('compact-archived-2'), args),
+    releaseArchive: (args) => callReleaseArchive(command('release-archive-1'), args),
   };
 }
