@@ -41,6 +41,9 @@ describe('grafana dashboard and provisioning', () => {
     ['queue depths', /notify_queue_jobs|notify_queue_backlog/],
     ['tracking path', /notify_tracking_requests_total|notify:tracking_error_ratio/],
     ['tracking steps', /notify_tracking_step_duration_seconds_bucket/],
+    ['history backlog', /max\(notify_history_backlog\)/],
+    ['archive rate', /rate\(notify_history_archived_total/],
+    ['archive failures', /rate\(notify_history_archive_failures_total/],
   ])('shows %s', (_what, pattern) => {
     expect(dashboardQueries(dashboard).some((q) => pattern.test(q.expr))).toBe(true);
   });
