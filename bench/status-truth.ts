@@ -26,7 +26,7 @@ const CYCLE_MS = 8_000;
 const started = Date.now();
 const group = new ProcessGroup();
 const dataDir = mkdtempSync(join(tmpdir(), 'status-truth-'));
-const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : [])));
+const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 
 async function post(url: string, body?: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });

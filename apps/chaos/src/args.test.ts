@@ -64,6 +64,6 @@ describe('parseChaosArgs', () => {
     [['redis-pause', '--ms', '60001'], /between 1 and 60000/],
     [['status', '--verbose'], /Unknown option '--verbose'/],
   ])('%j is a usage error', (argv, message) => {
-    expect(usage(argv as string[])).toMatch(message);
+    expect(usage(argv)).toMatch(message);
   });
 });

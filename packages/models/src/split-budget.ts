@@ -31,8 +31,9 @@ export const TAIL_PERCENTILE = 0.99;
  */
 export function splitBudget(policy: SplitPolicy, totalMs: number, steps: readonly StepLatency[]): number[] {
   if (steps.length === 0) return [];
-  const names = steps.map((_, index) => `step-${index}`);
-  const table = (pick: (step: StepLatency) => number) => Object.fromEntries(steps.map((step, index) => [names[index], pick(step)]));
+  const named = steps.map((step, index) => [`step-${index}`, step] as const);
+  const names = named.map(([name]) => name);
+  const table = (pick: (step: StepLatency) => number) => Object.fromEntries(named.map(([name, step]) => [name, pick(step)] as const));
   return createSplitPolicy(policy, { expectedMs: table((s) => s.median), tailMs: table((s) => s.tail) }).shares(totalMs, names);
 }
 

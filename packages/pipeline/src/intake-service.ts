@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   NotifyError, addressHash, isNotifyError, nextCascadeStep, notificationId, notificationRequestSchema, parseOrThrow,
   payloadFingerprint, planCascade, recipientHash, type Channel, type NotificationRequest, type NotificationStatus, type SkipReason,
@@ -73,7 +72,7 @@ export class IntakeService {
 
   /** Up to 1,000 notifications: per-item results; the enqueues go out as one bulk per lane. */
   async acceptBatch(tenant: string, items: unknown[]): Promise<BatchItemResult[]> {
-    const results: BatchItemResult[] = new Array(items.length);
+    const results: BatchItemResult[] = new Array<BatchItemResult>(items.length);
     const open = await this.deps.gate.openChannels().catch((e: unknown) => { throw this.classify(e, undefined); });
     const enqueues: { index: number; priority: NotificationRequest['priority']; data: StepJobData }[] = [];
     const outcomes = new Map<number, IntakeResult>();

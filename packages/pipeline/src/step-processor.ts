@@ -156,7 +156,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
    * history, the open breakers and the channels skipped in this notification.
    */
   async function advance(data: StepJobData, newSkips: Skip[], after: After, known?: RecordFields): Promise<void> {
-    const fields = known ?? ((await redis.hgetall(notificationKey(data.id))) as RecordFields);
+    const fields = known ?? (await redis.hgetall(notificationKey(data.id)));
     if (!fields.status) return;
     const plan = JSON.parse(fields.plan ?? '[]') as Channel[];
     const attempts = recordAttempts(fields).map((a) => ({ channel: a.channel, outcome: a.outcome, spent: a.spent }));
@@ -199,6 +199,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     }
     // While every channel is unavailable, the waiting job re-asks the first breaker-open one.
     const channel = decision.kind === 'wait'
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (plan[0] may be undefined); the rule misreads this `??` operand
       ? (decision.skipped.find((s) => s.reason === 'breaker-open')?.channel ?? (plan[0] as Channel))
       : decision.channel;
     // Waiting out an unavailable channel (every channel open, or an unknown outcome that must

@@ -40,10 +40,10 @@ export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<
  */
 export async function checkRedisDurability(redis: Redis, requireAof: boolean): Promise<string[]> {
   const problems: string[] = [];
-  const policy = (await redis.config('GET', 'maxmemory-policy')) as string[];
+  const policy = await redis.config('GET', 'maxmemory-policy');
   if (policy[1] !== 'noeviction') problems.push(`maxmemory-policy is '${policy[1]}', must be 'noeviction'`);
   if (requireAof) {
-    const aof = (await redis.config('GET', 'appendonly')) as string[];
+    const aof = await redis.config('GET', 'appendonly');
     if (aof[1] !== 'yes') problems.push("appendonly is 'no', must be 'yes' (AOF persistence)");
   }
   return problems;

@@ -103,7 +103,7 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
     const times = breakerTimes(changes, downAt, upAt);
     return {
       mode,
-      figures: summarize(views, items.length, (v) => (v.plan[0] ?? 'push') as Channel, { channel, downAt, upAt }),
+      figures: summarize(views, items.length, (v) => v.plan[0] ?? 'push', { channel, downAt, upAt }),
       duplicates: ledger.duplicateKeys.length,
       rejected: load.answers.filter((s) => s.status !== 202).length,
       unfinished,

@@ -38,7 +38,7 @@ describe('parseScenarioArgs', () => {
     [['push-down', '--time-scale', '2'], /\[0.01, 1\]/],
     [['push-down', '--bogus'], /Unknown option/],
   ])('%j is a usage error', (argv, message) => {
-    expect(usage(argv as string[])).toMatch(message);
+    expect(usage(argv)).toMatch(message);
   });
 });
 

@@ -54,7 +54,6 @@ function handleRead(store: TrackingStep, deps: StoreRouteDeps) {
     const duration = state.latency.next(store, state.tariffMode);
     const watch = new AbandonmentWatch(deadline.signal, clock);
     state.stats.inFlight += 1;
-    let handle: unknown;
 
     const finish = (end: WorkEnd): void => {
       deadline.signal.removeEventListener('abort', onAbort);
@@ -73,7 +72,7 @@ function handleRead(store: TrackingStep, deps: StoreRouteDeps) {
       deps.logger.debug({ store, end, workedMs: clock.now() - deadline.startedAt, plannedMs: duration }, 'simulated read stopped');
       finish(end);
     };
-    handle = timer.set(() => finish('completed'), duration);
+    const handle = timer.set(() => finish('completed'), duration);
     deadline.signal.addEventListener('abort', onAbort, { once: true });
     if (deadline.aborted) onAbort(); // expired on arrival while not honouring: still simulated, still timed
   };

@@ -58,7 +58,7 @@ export async function ensureBinaries(needs: readonly BinaryNeed[], options: Ensu
   if (aptGet === undefined) throw stop('apt-get is not available here');
   const isRoot = options.isRoot ?? process.getuid?.() === 0;
   const sudo = isRoot ? undefined : findOnPath('sudo', path);
-  if (!isRoot && (sudo === undefined || spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', env: options.env as NodeJS.ProcessEnv }).status !== 0)) {
+  if (!isRoot && (sudo === undefined || spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', env: options.env }).status !== 0)) {
     throw stop('not root and no passwordless sudo');
   }
   options.log(`${names} not found: installing ${packages.join(' ')} with apt${sudo ? ' (sudo)' : ''}`);
@@ -74,7 +74,7 @@ export async function ensureBinaries(needs: readonly BinaryNeed[], options: Ensu
 /** Runs apt with its output on our stderr (stdout stays the caller's), resolving with the exit code. */
 function runInstaller(command: string, args: string[], env: Record<string, string | undefined>): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 2, 2] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 2, 2] });
     child.once('error', () => resolve(127));
     child.once('exit', (code) => resolve(code ?? 1));
   });

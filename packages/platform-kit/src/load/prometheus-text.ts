@@ -1,3 +1,8 @@
+/** `a="x",b="y"` -> { a: 'x', b: 'y' }; both groups take part in every match, hence the tuple cast. */
+function parseLabels(raw: string): Record<string, string> {
+  return Object.fromEntries([...raw.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]] as [string, string]));
+}
+
 /** Sums the samples of one metric in a Prometheus text exposition, filtered by label values. */
 export function sumSamples(text: string, name: string, labels: Record<string, string> = {}): number {
   let total = 0;
@@ -5,7 +10,7 @@ export function sumSamples(text: string, name: string, labels: Record<string, st
     if (!line.startsWith(name)) continue;
     const match = /^([a-zA-Z_:][\w:]*)(\{([^}]*)\})?\s+([^\s]+)/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[3] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const found = parseLabels(match[3] ?? '');
     if (Object.entries(labels).every(([k, v]) => found[k] === v)) total += Number(match[4]);
   }
   return total;
@@ -17,7 +22,7 @@ export function histogramBuckets(text: string, name: string, labels: Record<stri
   for (const line of text.split('\n')) {
     const match = new RegExp(`^${name}_bucket\\{([^}]*)\\}\\s+([^\\s]+)`).exec(line);
     if (!match) continue;
-    const found = Object.fromEntries([...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    const found = parseLabels(match[1] ?? '');
     if (!Object.entries(labels).every(([k, v]) => found[k] === v)) continue;
     const le = found.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(found.le);
     buckets.set(le, (buckets.get(le) ?? 0) + Number(match[2]));

@@ -17,7 +17,7 @@ it('stop(): SIGTERM, then after the grace period SIGKILL to the whole process gr
   const group = new ProcessGroup();
   // A child that ignores SIGTERM and has a child of its own.
   const proc = group.start({ name: 'stubborn', command: 'sh', args: ['-c', 'trap "" TERM; sleep 30 & echo $!; wait'], env: { PATH: process.env.PATH } });
-  const grandchild = await pidIn(proc.output);
+  const grandchild = await pidIn(() => proc.output());
   await group.stopAll(300);
   expect(proc.running).toBe(false);
   expect((await proc.exited).signal).toBe('SIGKILL');

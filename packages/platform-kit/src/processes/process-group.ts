@@ -56,7 +56,7 @@ export class ProcessGroup {
     const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
     if (log) this.logs.push(log);
     const child = spawn(spec.command, [...spec.args], {
-      cwd: spec.cwd, env: spec.env as NodeJS.ProcessEnv, detached: true,
+      cwd: spec.cwd, env: spec.env, detached: true,
       stdio: spec.inheritOutput ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
