@@ -123,6 +123,7 @@ async function main(): Promise<void> {
   run('simulators', 'simulators', shared, true);
   run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT, API_METRICS_PORT: env.API_METRICS_PORT }, false);
   for (let i = 0; i < env.WORKER_COUNT; i += 1) {
+    // Worker i listens on METRICS_PORT + i; the api's metrics default (9463) sits below that range.
     run('worker', `worker-${i + 1}`, { ...shared, METRICS_PORT: String(Number(env.METRICS_PORT) + i) }, true);
   }
   const api = `http://${env.API_HOST}:${env.API_PORT}`;

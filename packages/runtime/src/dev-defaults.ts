@@ -12,8 +12,8 @@ export const DEV_DEFAULTS = {
   tenant: 'dev',
   adminApiKey: 'dev-admin-key-change-me',
   apiPort: 3000,
-  /** The api's /metrics listener (never the public port). */
-  apiMetricsPort: 9465,
+  /** The api's /metrics listener (never the public port); below the workers' 9464 + i so any WORKER_COUNT fits. */
+  apiMetricsPort: 9463,
   /** The first worker's /metrics, /healthz, /readyz listener. */
   workerMetricsPort: 9464,
   simControlPort: 4100,
