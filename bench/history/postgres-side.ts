@@ -159,8 +159,8 @@ async function alternatives(client: pg.Client, partition: string, rows: number) 
     out.push({ name, bytesPerRow: await size('bench_alt_a', chosen), versus, versusBytesPerRow: await size('bench_alt_b', versusDef) });
   };
   await pair('recipient: (hash8(tenant, recipient))', '(hashtextextended(recipient_id, tenant_id))', '(tenant, recipient text)', '(tenant_id, recipient_id)');
-  await pair('event: (hash8(tenant, event), time)', '(hashtextextended(event_id, tenant_id), accepted_at)', '(tenant, event text, time)', '(tenant_id, event_id, accepted_at)');
-  await pair('get by id: hash (id)', 'USING hash (id)', 'btree (id)', '(id)');
+  await pair('event: (hash8(tenant, event))', '(hashtextextended(event_id, tenant_id))', '(hash8(tenant, event), time)', '(hashtextextended(event_id, tenant_id), accepted_at)');
+  await pair('tenant + time: (tenant, time)', '(tenant_id, accepted_at)', '(tenant, time, id)', '(tenant_id, accepted_at, id)');
   await pair('undelivered: partial (tenant, time) WHERE status <> delivered', '(tenant_id, accepted_at) WHERE status <> 5', 'full (tenant, status, time)', '(tenant_id, status, accepted_at)');
   return out;
 }

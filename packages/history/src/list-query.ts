@@ -6,7 +6,7 @@ import type { ListFilter } from './types';
  * Columns read back, in HistoryRow's terms; `us` is the exact key for the cursor. The hex id is
  * not aliased `id`: ORDER BY would then sort by the text expression instead of the uuid column.
  */
-export const SELECT = `SELECT (extract(epoch FROM accepted_at) * 1000000)::int8::text AS us, tenant_id, finished_ms, delivered_ms,
+export const SELECT = `SELECT (extract(epoch FROM accepted_at) * 1000000)::int8::text AS us, tenant_id, finished_ms,
   status, priority, delivered_channel, plan, channels, reason, replace(id::text, '-', '') AS hex_id, recipient_id, event_id, detail
   FROM history_notifications`;
 

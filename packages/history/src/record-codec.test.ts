@@ -38,14 +38,15 @@ const record: fc.Arbitrary<HistoryRecord> = fc.record({
   .map((r) => (r.deliveredAt === undefined ? r : { ...r, latencyMs: r.deliveredAt - r.acceptedAt }));
 
 describe('record codec', () => {
-  test('every record reads back exactly as written (compact when it can, verbatim JSON otherwise)', () => {
+  test('every record reads back as written, address hashes at 128 bits (compact when it can, verbatim JSON otherwise)', () => {
     fc.assert(fc.property(record, (r) => {
       const { tenant: _t, ...expected } = r;
+      if (r.addressHashes) expected.addressHashes = Object.fromEntries(Object.entries(r.addressHashes).map(([c, h]) => [c, /^[0-9a-f]{64}$/.test(h) ? h.slice(0, 32) : h]));
       expect(fromRowWithHashes(toRow(r, 7))).toEqual(expected);
     }), { numRuns: 500 });
   });
 
-  test('a usual delivery is compact: a one-attempt push delivery with its address hash in under 50 bytes', () => {
+  test('a usual delivery is compact: a one-attempt push delivery with its address hash in under 30 bytes', () => {
     const r: HistoryRecord = {
       tenant: 't', id: 'ab'.repeat(16), eventId: 'e', recipientId: 'r', priority: 'urgent', status: 'delivered', plan: ['push', 'sms'],
       deliveredChannel: 'push', acceptedAt: T0, deliveredAt: T0 + 150, latencyMs: 150, finishedAt: T0 + 150,
@@ -54,6 +55,6 @@ describe('record codec', () => {
     };
     const row = toRow(r, 1);
     expect(row.detail[0]).toBe(1);
-    expect(row.detail.length).toBeLessThan(50);
+    expect(row.detail.length).toBeLessThan(30);
   });
 });

@@ -13,10 +13,8 @@ import type { HistoryRecord } from './types';
 export interface HistoryRow {
   acceptedAt: number;
   tenantId: number;
-  /** finishedAt - acceptedAt in ms, -1 when absent. */
+  /** finishedAt - acceptedAt in ms, -1 when absent; a delivered notification's deliveredAt is its finishedAt. */
   finishedMs: number;
-  /** deliveredAt - acceptedAt in ms, -1 when absent. */
-  deliveredMs: number;
   status: number;
   priority: number;
   /** 0 when none. */
@@ -35,7 +33,15 @@ export interface HistoryRow {
 const COMPACT = 1;
 const JSON_FORMAT = 2;
 const INT4_MAX = 2_147_483_647;
+const DELIVERED = statusCodes.code('delivered');
 const HEX64 = /^[0-9a-f]{64}$/;
+/** Address hashes keep 128 bits (32 hex characters): enough to match an address, as for ids. */
+const HASH_BYTES = 16;
+
+/** What is stored of an address hash: a sha256 in hex keeps its first 128 bits; anything else as is. */
+export function storedAddressHash(hash: string): string {
+  return HEX64.test(hash) ? hash.slice(0, 2 * HASH_BYTES) : hash;
+}
 
 const outcomeCode = (o: RecordedOutcome | undefined) => (o === undefined ? 0 : RECORDED_OUTCOMES.indexOf(o) + 1);
 const ATTEMPT_KEYS = new Set(['step', 'channel', 'kind', 'startedAt', 'finishedAt', 'durationMs', 'outcome', 'spent', 'errorClass', 'message']);
@@ -86,9 +92,9 @@ function encodeCompact(r: HistoryRecord): Buffer | undefined {
     const h = r.addressHashes?.[c];
     if (h === undefined) return;
     mask |= 1 << i;
-    hashes.push(HEX64.test(h) ? Buffer.from(h, 'hex') : Buffer.alloc(0));
+    hashes.push(HEX64.test(h) ? Buffer.from(h.slice(0, 2 * HASH_BYTES), 'hex') : Buffer.alloc(0));
   });
-  if (hashes.some((h) => h.length !== 32)) return undefined;
+  if (hashes.some((h) => h.length !== HASH_BYTES)) return undefined;
   w.u8(mask);
   hashes.forEach((h) => w.bytes(h));
   if (reasonCode(r.failureReason) === OTHER_REASON) w.str(r.failureReason as string);
@@ -124,7 +130,7 @@ function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
   let addressHashes: Partial<Record<Channel, string>> | undefined;
   CHANNELS.forEach((c, i) => {
     if (!(mask & (1 << i))) return;
-    (addressHashes ??= {})[c] = rd.bytes(32).toString('hex');
+    (addressHashes ??= {})[c] = rd.bytes(HASH_BYTES).toString('hex');
   });
   const failureReason = reason === OTHER_REASON ? rd.str() : knownReason(reason);
   return { attempts, skips, addressHashes, failureReason };
@@ -132,7 +138,8 @@ function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
 
 /** The row columns that hold a record's view (everything but attempts, skips and hashes). */
 function viewFromRow(row: HistoryRow, detail: ReturnType<typeof decodeCompact>): NotificationView & { addressHashes?: Partial<Record<Channel, string>> } {
-  const deliveredAt = row.deliveredMs >= 0 ? row.acceptedAt + row.deliveredMs : undefined;
+  const finishedAt = row.finishedMs >= 0 ? row.acceptedAt + row.finishedMs : undefined;
+  const delivered = row.status === DELIVERED;
   return {
     id: row.id,
     eventId: row.eventId,
@@ -142,8 +149,8 @@ function viewFromRow(row: HistoryRow, detail: ReturnType<typeof decodeCompact>):
     plan: decodePlan(row.plan),
     ...(row.deliveredChannel !== 0 ? { deliveredChannel: channelCodes.value(row.deliveredChannel) } : {}),
     acceptedAt: row.acceptedAt,
-    ...(deliveredAt !== undefined ? { deliveredAt, latencyMs: row.deliveredMs } : {}),
-    ...(row.finishedMs >= 0 ? { finishedAt: row.acceptedAt + row.finishedMs } : {}),
+    ...(delivered && finishedAt !== undefined ? { deliveredAt: finishedAt, latencyMs: row.finishedMs } : {}),
+    ...(finishedAt !== undefined ? { finishedAt } : {}),
     ...(detail.failureReason !== undefined ? { failureReason: detail.failureReason } : {}),
     attempts: detail.attempts,
     skips: detail.skips,
@@ -151,9 +158,13 @@ function viewFromRow(row: HistoryRow, detail: ReturnType<typeof decodeCompact>):
   };
 }
 
-function withoutTenant(record: HistoryRecord): Omit<HistoryRecord, 'tenant'> {
+/** The record as the history keeps it: no tenant (a column), address hashes at 128 bits. */
+function stored(record: HistoryRecord): Omit<HistoryRecord, 'tenant'> {
   const { tenant: _tenant, ...rest } = record;
-  return rest;
+  if (!record.addressHashes) return rest;
+  const addressHashes: Partial<Record<Channel, string>> = {};
+  for (const [c, h] of Object.entries(record.addressHashes) as [Channel, string | undefined][]) if (h !== undefined) addressHashes[c] = storedAddressHash(h);
+  return { ...rest, addressHashes };
 }
 
 /** A record as its row; `tenantId` from the tenants table. */
@@ -163,7 +174,6 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
     acceptedAt: record.acceptedAt,
     tenantId,
     finishedMs: offsetMs(record.finishedAt, record.acceptedAt),
-    deliveredMs: offsetMs(record.deliveredAt, record.acceptedAt),
     status: statusCodes.code(record.status),
     priority: priorityCodes.code(record.priority),
     deliveredChannel: record.deliveredChannel ? channelCodes.code(record.deliveredChannel) : 0,
@@ -179,9 +189,9 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
   if (compact) {
     row.detail = compact;
     const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason));
-    if (jsonEqual(back, withoutTenant(record))) return row;
+    if (jsonEqual(back, stored(record))) return row;
   }
-  row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(withoutTenant(record)), 'utf8')]);
+  row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(stored(record)), 'utf8')]);
   return row;
 }
 

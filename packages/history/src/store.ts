@@ -11,26 +11,26 @@ import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage 
 const ID = /^[0-9a-f]{32}$/;
 
 interface DbRow {
-  us: string; tenant_id: number; finished_ms: number; delivered_ms: number; status: number; priority: number;
+  us: string; tenant_id: number; finished_ms: number; status: number; priority: number;
   delivered_channel: number; plan: number; channels: number; reason: number; hex_id: string; recipient_id: string;
   event_id: string; detail: Buffer;
 }
 
 function rowOf(r: DbRow): HistoryRow {
   return {
-    acceptedAt: Number(r.us) / 1000, tenantId: r.tenant_id, finishedMs: r.finished_ms, deliveredMs: r.delivered_ms,
+    acceptedAt: Number(r.us) / 1000, tenantId: r.tenant_id, finishedMs: r.finished_ms,
     status: r.status, priority: r.priority, deliveredChannel: r.delivered_channel, plan: r.plan, channels: r.channels,
     reason: r.reason, id: r.hex_id, recipientId: r.recipient_id, eventId: r.event_id, detail: r.detail,
   };
 }
 
 /** One multi-row INSERT of any batch size: one array parameter per column, unnested server-side. */
-const INSERT = `INSERT INTO history_notifications (accepted_at, tenant_id, finished_ms, delivered_ms, status, priority,
+const INSERT = `INSERT INTO history_notifications (accepted_at, tenant_id, finished_ms, status, priority,
   delivered_channel, plan, channels, reason, id, recipient_id, event_id, detail)
-  SELECT timestamptz 'epoch' + a * interval '1 millisecond', t, f, d, s, p, dc, pl, ch, r, i::uuid, rc, ev, dt
-  FROM unnest($1::float8[], $2::int4[], $3::int4[], $4::int4[], $5::int2[], $6::int2[], $7::int2[], $8::int2[],
-    $9::int2[], $10::int2[], $11::text[], $12::text[], $13::text[], $14::bytea[])
-    AS u(a, t, f, d, s, p, dc, pl, ch, r, i, rc, ev, dt)
+  SELECT timestamptz 'epoch' + a * interval '1 millisecond', t, f, s, p, dc, pl, ch, r, i::uuid, rc, ev, dt
+  FROM unnest($1::float8[], $2::int4[], $3::int4[], $4::int2[], $5::int2[], $6::int2[], $7::int2[],
+    $8::int2[], $9::int2[], $10::text[], $11::text[], $12::text[], $13::bytea[])
+    AS u(a, t, f, s, p, dc, pl, ch, r, i, rc, ev, dt)
   ON CONFLICT DO NOTHING`;
 
 class PgHistoryStore implements HistoryStore {
@@ -50,7 +50,7 @@ class PgHistoryStore implements HistoryStore {
     const rows = records.map((r) => toRow(r, ids.get(r.tenant) as number));
     const col = <K extends keyof HistoryRow>(k: K) => rows.map((r) => r[k]);
     await this.pool.query(INSERT, [
-      col('acceptedAt'), col('tenantId'), col('finishedMs'), col('deliveredMs'), col('status'), col('priority'),
+      col('acceptedAt'), col('tenantId'), col('finishedMs'), col('status'), col('priority'),
       col('deliveredChannel'), col('plan'), col('channels'), col('reason'), col('id'), col('recipientId'), col('eventId'), col('detail'),
     ]);
   }

@@ -3,7 +3,10 @@ import type { Channel, NotificationView, Priority, TerminalStatus } from '@notif
 /** A terminal notification as archived: its status view plus what only the history keeps. */
 export interface HistoryRecord extends NotificationView {
   tenant: string;
-  /** sha256 per channel of the address as sent (the record's `ah` field); never the address. */
+  /**
+   * sha256 per channel of the address as sent (the record's `ah` field); never the address. The
+   * history keeps the first 128 bits (32 hex characters), enough to match an address.
+   */
   addressHashes?: Partial<Record<Channel, string>>;
 }
 
