@@ -33,16 +33,33 @@ const apis: RunningApi[] = [];
 async function killPostgres(): Promise<void> {
   await postgres.kill();
   const pid = Number(readFileSync(join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   if (alive()) process.kill(pid, 'SIGKILL');
   await waitFor('the postmaster is gone', async () => !alive(), 10_000);
 }
 
 async function api(env: Record<string, string> = {}): Promise<RunningApi> {
-  const running = await startApi(loadConfig({
-    REDIS_URL: redis.url, DATABASE_URL: databaseUrl, HISTORY_ENABLED: 'true', HISTORY_MAX_LIST_LIMIT: String(MAX_LIMIT),
-    API_KEYS: `${KEY_A}:tenant-a,${KEY_B}:tenant-b`, API_PORT: '0', API_METRICS_PORT: '0', LOG_LEVEL: 'silent', ...env,
-  }), silent);
+  const running = await startApi(
+    loadConfig({
+      REDIS_URL: redis.url,
+      DATABASE_URL: databaseUrl,
+      HISTORY_ENABLED: 'true',
+      HISTORY_MAX_LIST_LIMIT: String(MAX_LIMIT),
+      API_KEYS: `${KEY_A}:tenant-a,${KEY_B}:tenant-b`,
+      API_PORT: '0',
+      API_METRICS_PORT: '0',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
+    silent,
+  );
   apis.push(running);
   return running;
 }
@@ -78,7 +95,11 @@ const recordsA: HistoryRecord[] = Array.from({ length: 45 }, (_, i) => {
   if (i % 5 === 0) return failed('tenant-a', `a${i}`, at, base);
   if (i % 7 === 0) {
     return delivered('tenant-a', `a${i}`, at, {
-      ...base, status: 'unconfirmed', deliveredChannel: undefined, deliveredAt: undefined, latencyMs: undefined,
+      ...base,
+      status: 'unconfirmed',
+      deliveredChannel: undefined,
+      deliveredAt: undefined,
+      latencyMs: undefined,
       failureReason: 'unknown-outcome-budget-exhausted',
       attempts: [{ step: 1, channel: 'sms', kind: 'send', startedAt: at + 5, finishedAt: at + 3_005, durationMs: 3_000, outcome: 'unknown', spent: true }],
     });
@@ -109,7 +130,7 @@ describe('GET /v1/notifications (history list)', () => {
     await waitFor('the api opened the history', async () => (await get(base, '/v1/notifications')).status === 200, 30_000);
   });
 
-  it('pages through every notification of the tenant, newest first, never another tenant\'s', async () => {
+  it("pages through every notification of the tenant, newest first, never another tenant's", async () => {
     const pages = await allPages(base, '/v1/notifications?limit=7');
     expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 7, 7, 7, 3]);
     const items = pages.flat();
@@ -129,8 +150,16 @@ describe('GET /v1/notifications (history list)', () => {
   });
 
   it('filters by recipient, status, priority, channel and time (since inclusive, until exclusive)', async () => {
-    const ids = async (query: string) => (await allPages(base, `/v1/notifications?${query}`)).flat().map((i) => i.id).sort();
-    const expected = (keep: (r: HistoryRecord) => boolean) => recordsA.filter(keep).map((r) => r.id).sort();
+    const ids = async (query: string) =>
+      (await allPages(base, `/v1/notifications?${query}`))
+        .flat()
+        .map((i) => i.id)
+        .sort();
+    const expected = (keep: (r: HistoryRecord) => boolean) =>
+      recordsA
+        .filter(keep)
+        .map((r) => r.id)
+        .sort();
     expect(await ids('recipientId=r-1')).toEqual(expected((r) => r.recipientId === 'r-1'));
     expect(await ids('status=failed')).toEqual(expected((r) => r.status === 'failed'));
     expect(await ids('status=unconfirmed&channel=sms')).toEqual(expected((r) => r.status === 'unconfirmed'));
@@ -141,10 +170,21 @@ describe('GET /v1/notifications (history list)', () => {
     const inWindow = expected((r) => r.acceptedAt >= since && r.acceptedAt < until);
     expect(inWindow).toHaveLength(7);
     expect(await ids(`since=${since}&until=${until}`)).toEqual(inWindow);
-    expect(await ids(`since=${new Date(since).toISOString()}&until=${encodeURIComponent(new Date(until).toISOString().replace('Z', '+00:00'))}`)).toEqual(inWindow);
+    expect(await ids(`since=${new Date(since).toISOString()}&until=${encodeURIComponent(new Date(until).toISOString().replace('Z', '+00:00'))}`)).toEqual(
+      inWindow,
+    );
     // Another tenant's recipient of the same id: tenant B sees its own two only.
-    expect((await allPages(base, '/v1/notifications?recipientId=r-1', KEY_B)).flat().map((i) => i.id).sort())
-      .toEqual(recordsB.filter((r) => r.recipientId === 'r-1').map((r) => r.id).sort());
+    expect(
+      (await allPages(base, '/v1/notifications?recipientId=r-1', KEY_B))
+        .flat()
+        .map((i) => i.id)
+        .sort(),
+    ).toEqual(
+      recordsB
+        .filter((r) => r.recipientId === 'r-1')
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('keeps its pages stable while newer notifications are archived between them', async () => {
@@ -152,7 +192,12 @@ describe('GET /v1/notifications (history list)', () => {
     await store.insertBatch(Array.from({ length: 4 }, (_, i) => delivered('tenant-a', `late${i}`, Date.now() - i, { recipientId: 'r-2' })));
     const rest = (await allPages(base, '/v1/notifications?recipientId=r-2&limit=5', KEY_A, first.nextCursor)).flat();
     const seen = [...first.items, ...rest].map((i) => i.id);
-    expect(seen).toEqual(recordsA.filter((r) => r.recipientId === 'r-2').sort((x, y) => y.acceptedAt - x.acceptedAt).map((r) => r.id));
+    expect(seen).toEqual(
+      recordsA
+        .filter((r) => r.recipientId === 'r-2')
+        .sort((x, y) => y.acceptedAt - x.acceptedAt)
+        .map((r) => r.id),
+    );
   });
 
   it.each([
@@ -186,15 +231,18 @@ describe('GET /v1/notifications (history list)', () => {
       fc.base64String({ maxLength: 40 }),
     );
     const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 12 })), value), { maxLength: 5 });
-    await fc.assert(fc.asyncProperty(query, async (pairs) => {
-      const qs = new URLSearchParams(pairs).toString();
-      const res = await get(base, `/v1/notifications?${qs}`);
-      if (res.status === 200) return Array.isArray(res.body.items);
-      if (res.status !== 400) throw new Error(`?${qs} answered ${res.status}: ${JSON.stringify(res.body)}`);
-      const details = (res.body.error as { details?: { field: string }[] }).details ?? [];
-      const given = new Set(pairs.map(([k]) => k.slice(0, 100)));
-      return details.length > 0 && details.every((d) => given.has(d.field));
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(query, async (pairs) => {
+        const qs = new URLSearchParams(pairs).toString();
+        const res = await get(base, `/v1/notifications?${qs}`);
+        if (res.status === 200) return Array.isArray(res.body.items);
+        if (res.status !== 400) throw new Error(`?${qs} answered ${res.status}: ${JSON.stringify(res.body)}`);
+        const details = (res.body.error as { details?: { field: string }[] }).details ?? [];
+        const given = new Set(pairs.map(([k]) => k.slice(0, 100)));
+        return details.length > 0 && details.every((d) => given.has(d.field));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -203,9 +251,19 @@ describe('GET /v1/recipients/{id}/notifications', () => {
     const base = await api();
     await waitFor('the api opened the history', async () => (await get(base, '/v1/recipients/r-0/notifications')).status === 200, 30_000);
     const items = (await allPages(base, '/v1/recipients/r-0/notifications?limit=4&status=delivered')).flat();
-    expect(items.map((i) => i.id).sort()).toEqual(recordsA.filter((r) => r.recipientId === 'r-0' && r.status === 'delivered').map((r) => r.id).sort());
+    expect(items.map((i) => i.id).sort()).toEqual(
+      recordsA
+        .filter((r) => r.recipientId === 'r-0' && r.status === 'delivered')
+        .map((r) => r.id)
+        .sort(),
+    );
     const other = (await allPages(base, '/v1/recipients/r-0/notifications', KEY_B)).flat();
-    expect(other.map((i) => i.id).sort()).toEqual(recordsB.filter((r) => r.recipientId === 'r-0').map((r) => r.id).sort());
+    expect(other.map((i) => i.id).sort()).toEqual(
+      recordsB
+        .filter((r) => r.recipientId === 'r-0')
+        .map((r) => r.id)
+        .sort(),
+    );
     expect((await get(base, '/v1/recipients/nobody/notifications')).body).toEqual({ items: [] });
     const bad = await get(base, '/v1/recipients/r-0/notifications?recipientId=r-1');
     expect(bad.status).toBe(400);
@@ -214,7 +272,7 @@ describe('GET /v1/recipients/{id}/notifications', () => {
 });
 
 describe('GET /v1/notifications/{id}: Redis while in flight, the history after', () => {
-  it('answers an archived notification from the history in the same shape, and another tenant\'s as 404', async () => {
+  it("answers an archived notification from the history in the same shape, and another tenant's as 404", async () => {
     const base = await api();
     const archived = recordsA[7]!;
     await waitFor('the history answers', async () => (await get(base, `/v1/notifications/${archived.id}`)).status === 200, 30_000);
@@ -227,8 +285,14 @@ describe('GET /v1/notifications/{id}: Redis while in flight, the history after',
   it('answers one in flight from Redis, in the same documented shape', async () => {
     const base = await api();
     const res = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST', headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ eventId: 'in-flight-1', priority: 'urgent', recipient: { id: 'r-live', addresses: { sms: '+905551112233' } }, content: { title: 't', body: 'b' } }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        eventId: 'in-flight-1',
+        priority: 'urgent',
+        recipient: { id: 'r-live', addresses: { sms: '+905551112233' } },
+        content: { title: 't', body: 'b' },
+      }),
     });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
@@ -249,8 +313,14 @@ describe('without the history', () => {
     }
     expect((await get(base, '/v1/notifications?limit=0')).status).toBe(400); // bad input is still the client's
     const posted = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST', headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ eventId: 'no-history-1', priority: 'reminder', recipient: { id: 'r-live', addresses: { email: 'x@example.com' } }, content: { title: 't', body: 'b' } }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        eventId: 'no-history-1',
+        priority: 'reminder',
+        recipient: { id: 'r-live', addresses: { email: 'x@example.com' } },
+        content: { title: 't', body: 'b' },
+      }),
     });
     const { id } = (await posted.json()) as { id: string };
     expect((await get(base, `/v1/notifications/${id}`)).body).toMatchObject({ id, status: 'accepted' });
@@ -261,8 +331,14 @@ describe('without the history', () => {
     const base = await api();
     await waitFor('the api opened the history', async () => (await get(base, '/v1/notifications')).status === 200, 30_000);
     const posted = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST', headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ eventId: 'pg-down-1', priority: 'urgent', recipient: { id: 'r-live', addresses: { push: 'tok' } }, content: { title: 't', body: 'b' } }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        eventId: 'pg-down-1',
+        priority: 'urgent',
+        recipient: { id: 'r-live', addresses: { push: 'tok' } },
+        content: { title: 't', body: 'b' },
+      }),
     });
     const { id } = (await posted.json()) as { id: string };
     await killPostgres();

@@ -28,8 +28,7 @@ export interface HistoryAccessOptions {
   open?: (config: HistoryConfig) => Promise<HistoryStore>;
 }
 
-const unavailable = (message: string, cause?: unknown) =>
-  new NotifyError('DEPENDENCY_UNAVAILABLE', message, cause === undefined ? {} : { cause });
+const unavailable = (message: string, cause?: unknown) => new NotifyError('DEPENDENCY_UNAVAILABLE', message, cause === undefined ? {} : { cause });
 
 /** Never the url or an address: only what kind of failure it was. */
 const failureKind = (error: unknown): string => (error as { code?: string }).code ?? (error as Error).name ?? 'error';
@@ -37,7 +36,10 @@ const failureKind = (error: unknown): string => (error as { code?: string }).cod
 export function disabledHistory(): HistoryAccess {
   return {
     state: 'disabled',
-    list: () => Promise.reject(unavailable('the notification history is disabled on this deployment (HISTORY_ENABLED=false): only GET /v1/notifications/{id} answers, from Redis')),
+    list: () =>
+      Promise.reject(
+        unavailable('the notification history is disabled on this deployment (HISTORY_ENABLED=false): only GET /v1/notifications/{id} answers, from Redis'),
+      ),
     get: () => Promise.resolve(undefined),
     close: () => Promise.resolve(),
   };
@@ -69,8 +71,11 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
     } catch (error) {
       if (closed) return;
       // One warning, then one per ten failures: an outage must not flood the log.
-      if (failures % 10 === 0) logger.warn({ failure: failureKind(error), retryInMs: delayMs }, 'history store (PostgreSQL) not reachable: list endpoints answer 503 until it is');
-      timer = setTimeout(() => { pending = attempt(Math.min(delayMs * 2, maxRetryMs), failures + 1); }, delayMs);
+      if (failures % 10 === 0)
+        logger.warn({ failure: failureKind(error), retryInMs: delayMs }, 'history store (PostgreSQL) not reachable: list endpoints answer 503 until it is');
+      timer = setTimeout(() => {
+        pending = attempt(Math.min(delayMs * 2, maxRetryMs), failures + 1);
+      }, delayMs);
       timer.unref();
     }
   };
@@ -85,7 +90,10 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
       return await Promise.race([
         run(current),
         new Promise<never>((_resolve, reject) => {
-          deadline = setTimeout(() => reject(Object.assign(new Error(`history ${what} took over ${queryTimeoutMs} ms`), { code: 'QUERY_TIMEOUT' })), queryTimeoutMs);
+          deadline = setTimeout(
+            () => reject(Object.assign(new Error(`history ${what} took over ${queryTimeoutMs} ms`), { code: 'QUERY_TIMEOUT' })),
+            queryTimeoutMs,
+          );
         }),
       ]);
     } catch (error) {

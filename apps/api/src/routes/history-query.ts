@@ -16,7 +16,8 @@ const EPOCH_MS = /^\d{1,15}$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 /** ECMAScript's range of time values. */
 const MAX_TIME_MS = 8.64e15;
-const TIME_RULE = 'must be ISO 8601 with a time zone (2026-11-30T09:00:00Z, 2026-11-30T12:00:00+03:00) or a date (2026-11-30, midnight UTC), or milliseconds since the epoch';
+const TIME_RULE =
+  'must be ISO 8601 with a time zone (2026-11-30T09:00:00Z, 2026-11-30T12:00:00+03:00) or a date (2026-11-30, midnight UTC), or milliseconds since the epoch';
 
 function parseTime(text: string): number | undefined {
   if (EPOCH_MS.test(text)) {
@@ -51,7 +52,7 @@ export function parseListQuery(query: Record<string, unknown>, options: { maxLim
     if (!(LIST_QUERY_FIELDS as readonly string[]).includes(name)) {
       issues.push({ field: name.slice(0, 100), reason: `is not a filter of this list (known: ${LIST_QUERY_FIELDS.join(', ')})` });
     } else if (name === 'recipientId' && options.recipientId !== undefined) {
-      issues.push({ field: name, reason: 'is the path\'s {id} on this endpoint; leave it out of the query' });
+      issues.push({ field: name, reason: "is the path's {id} on this endpoint; leave it out of the query" });
     } else if (typeof raw !== 'string') {
       issues.push({ field: name, reason: 'must be given once' });
     } else {
@@ -71,20 +72,28 @@ export function parseListQuery(query: Record<string, unknown>, options: { maxLim
   if (recipientId !== undefined) filter.recipientId = recipientId;
   const eventId = text('eventId', (v) => validId(v, LIMITS.eventIdLength), ID_RULE(LIMITS.eventIdLength));
   if (eventId !== undefined) filter.eventId = eventId;
-  const status = text('status', (v) => (TERMINAL_STATUSES as readonly string[]).includes(v), `${oneOf(TERMINAL_STATUSES)} (the history holds finished notifications; read one in flight by id)`);
+  const status = text(
+    'status',
+    (v) => (TERMINAL_STATUSES as readonly string[]).includes(v),
+    `${oneOf(TERMINAL_STATUSES)} (the history holds finished notifications; read one in flight by id)`,
+  );
   if (status !== undefined) filter.status = status as ListFilter['status'];
   const priority = text('priority', (v) => (PRIORITIES as readonly string[]).includes(v), oneOf(PRIORITIES));
   if (priority !== undefined) filter.priority = priority as ListFilter['priority'];
   const channel = text('channel', (v) => (CHANNELS as readonly string[]).includes(v), oneOf(CHANNELS));
   if (channel !== undefined) filter.channel = channel as ListFilter['channel'];
   const since = text('since', (v) => parseTime(v) !== undefined, TIME_RULE);
-  if (since !== undefined) filter.since = parseTime(since) as number;
+  if (since !== undefined) filter.since = parseTime(since);
   const until = text('until', (v) => parseTime(v) !== undefined, TIME_RULE);
-  if (until !== undefined) filter.until = parseTime(until) as number;
+  if (until !== undefined) filter.until = parseTime(until);
   if (filter.since !== undefined && filter.until !== undefined && filter.until <= filter.since) {
     issues.push({ field: 'until', reason: 'must be later than since (since is inclusive, until exclusive)' });
   }
-  const limit = text('limit', (v) => /^\d{1,7}$/.test(v) && Number(v) >= 1 && Number(v) <= options.maxLimit, `must be a whole number from 1 to ${options.maxLimit} (HISTORY_MAX_LIST_LIMIT)`);
+  const limit = text(
+    'limit',
+    (v) => /^\d{1,7}$/.test(v) && Number(v) >= 1 && Number(v) <= options.maxLimit,
+    `must be a whole number from 1 to ${options.maxLimit} (HISTORY_MAX_LIST_LIMIT)`,
+  );
   if (limit !== undefined) filter.limit = Number(limit);
   const cursor = text('cursor', (v) => v.length > 0 && v.length <= 200, 'must be a nextCursor of a previous page');
   if (cursor !== undefined) filter.cursor = cursor;

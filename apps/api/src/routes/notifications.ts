@@ -50,7 +50,7 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
   });
 
   router.get('/', async (req, res) => {
-    const filter = parseListQuery(req.query as Record<string, unknown>, { maxLimit: maxListLimit });
+    const filter = parseListQuery(req.query, { maxLimit: maxListLimit });
     res.json(await history.list(res.locals.tenant as string, filter));
   });
 

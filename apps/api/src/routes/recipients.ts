@@ -44,7 +44,7 @@ export function recipientsRouter(deps: { recipients: RecipientStore; history?: H
   });
 
   router.get('/:id/notifications', async (req, res) => {
-    const filter = parseListQuery(req.query as Record<string, unknown>, { maxLimit: maxListLimit, recipientId: recipientId(req.params.id) });
+    const filter = parseListQuery(req.query, { maxLimit: maxListLimit, recipientId: recipientId(req.params.id) });
     res.json(await history.list(res.locals.tenant as string, filter));
   });
 
