@@ -1,0 +1,88 @@
+import request from 'supertest';
+import { openHistoryStore, type HistoryStore } from '@notify/history';
+import { ledgerCalls, readLedger, type PrivatePostgres } from '@notify/platform-kit';
+import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { laneCounts } from '../harness/queue-counts';
+import { expectCompleteHistory, historyCounts, historyEnv, redisLeft, waitAllArchived } from './archiver-fixture';
+import { freshDatabase, startTestPostgres } from './postgres-fixture';
+
+/**
+ * Issue 2's acceptance run (test/pipeline/delivery-acceptance.test.ts) with history on (issue 12):
+ * the same 2,000 notifications, the same bounds, and every record read back from PostgreSQL
+ * with its complete attempt history once the archiver has moved it; re-POSTs are answered from
+ * the compact idempotency entries Redis keeps instead of the records.
+ */
+const COUNT = 2_000;
+const TENANT = 'tenant-a';
+let postgres: PrivatePostgres;
+let historyUrl: string;
+let platform: TestPlatform;
+let store: HistoryStore;
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  historyUrl = await freshDatabase(postgres, 'acceptance');
+  platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000', ...historyEnv(historyUrl) } });
+  store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+});
+afterAll(async () => {
+  await store?.close();
+  await platform?.stop();
+  await postgres?.stop();
+});
+
+const ledger = () => readLedger(platform.sims.controlUrl);
+const random = fixtureRandom(20260730);
+const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'acceptance' }));
+let ids: string[] = [];
+
+async function postBatches(items: unknown[]): Promise<{ httpStatus: number; id: string; status: string; duplicate: boolean }[]> {
+  const results = [];
+  for (let i = 0; i < items.length; i += 500) {
+    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+      .send({ notifications: items.slice(i, i + 500) });
+    expect(res.status).toBe(200);
+    results.push(...res.body.results);
+  }
+  return results;
+}
+
+it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every record archived with its complete attempt history', async () => {
+  const accepted = await postBatches(bodies);
+  expect(accepted.filter((r) => r.httpStatus === 202)).toHaveLength(COUNT);
+  ids = accepted.map((r) => r.id);
+
+  const views = await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, ids, 180_000);
+  const delivered = views.filter((v) => v.status === 'delivered').length;
+  const summary = await ledger();
+  process.stdout.write(`acceptance with history: delivered ${delivered}/${COUNT}, calls ${ledgerCalls(summary)}, duplicates ${summary.duplicateKeys.length}\n`);
+  expect(delivered / COUNT).toBeGreaterThanOrEqual(0.99);
+  expect(summary.duplicateKeys).toEqual([]);
+  expect(summary.deliveredKeys).toBeGreaterThanOrEqual(delivered);
+  expect(ledgerCalls(summary) / COUNT).toBeLessThanOrEqual(1.12);
+  for (const view of views) expectCompleteHistory(view);
+  expect(await historyCounts(historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
+  expect(await redisLeft(platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
+});
+
+it('answers re-POSTs from the compact entries (200, the final status, never delivered again) and a changed payload with 422', async () => {
+  expect(ids).toHaveLength(COUNT);
+  const before = await ledger();
+  const again = await postBatches(bodies);
+  expect(again.map((r) => r.id)).toEqual(ids);
+  expect(again.every((r) => r.httpStatus === 200 && r.duplicate)).toBe(true);
+  const finals = await Promise.all(ids.slice(0, 100).map((id) => store.get(TENANT, id)));
+  expect(again.slice(0, 100).map((r) => r.status)).toEqual(finals.map((v) => v?.status));
+
+  const changed = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+    .send({ ...(bodies[0] as object), priority: 'reminder', content: { title: 'changed', body: 'payload' } });
+  expect(changed.status).toBe(422);
+
+  const counts = await Promise.all(laneCounts(platform.redis.url));
+  expect(counts.reduce((a, c) => a + c, 0)).toBe(0);
+  const after = await ledger();
+  expect(after.deliveries).toBe(before.deliveries);
+  expect(ledgerCalls(after)).toBe(ledgerCalls(before));
+  expect((await redisLeft(platform.redis.url, ids)).fullRecords).toBe(0);
+});

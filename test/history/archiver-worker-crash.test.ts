@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { openHistoryStore, type HistoryStore } from '@notify/history';
+import { readLedger, waitFor, type PrivatePostgres } from '@notify/platform-kit';
+import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { spawnApp, type AppProcess } from '../harness/app-process';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { expectCompleteHistory, historyCounts, historyEnv, redisLeft, waitAllArchived } from './archiver-fixture';
+import { freshDatabase, startTestPostgres } from './postgres-fixture';
+
+/**
+ * The worker-crash test (test/pipeline/worker-crash.test.ts) with history on: a worker process
+ * running the channel lanes AND an archiver is SIGKILLed mid-run. Its claimed archive batch
+ * comes back after the lease; the other worker archives everything exactly once, and the
+ * history shows the reconciled calls (worker-lost) with their complete attempt histories.
+ */
+const COUNT = 1_200;
+const TENANT = 'tenant-a';
+let postgres: PrivatePostgres;
+let historyUrl: string;
+let platform: TestPlatform;
+let store: HistoryStore;
+const workers: AppProcess[] = [];
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  historyUrl = await freshDatabase(postgres, 'worker_crash');
+  platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' }, env: historyEnv(historyUrl) });
+  store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+});
+afterAll(async () => {
+  for (const worker of workers) await worker.kill();
+  await store?.close();
+  await platform?.stop();
+  await postgres?.stop();
+});
+
+function startWorker(): AppProcess {
+  const worker = spawnApp('worker', { ...platform.env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
+  workers.push(worker);
+  return worker;
+}
+
+const ledger = () => readLedger(platform.sims.controlUrl);
+
+it('loses nothing, delivers nothing twice and archives everything once when a worker is SIGKILLed mid-run', async () => {
+  const victim = startWorker();
+  const random = fixtureRandom(7);
+  const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
+  const ids: string[] = [];
+  for (let i = 0; i < COUNT; i += 400) {
+    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+      .send({ notifications: bodies.slice(i, i + 400) });
+    expect(res.body.accepted).toBe(Math.min(400, COUNT - i));
+    ids.push(...res.body.results.map((r: { id: string }) => r.id));
+  }
+
+  // Kill it once it is visibly mid-run and archiving: some delivered and archived, most not.
+  await waitFor('the first worker to deliver and archive some', async () =>
+    (await ledger()).deliveries >= 150 && (await historyCounts(historyUrl, ids)).rows >= 50, 60_000, 20);
+  await victim.kill();
+  expect((await ledger()).deliveries).toBeLessThan(COUNT);
+
+  startWorker();
+  const views = await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, ids, 150_000);
+  const summary = await ledger();
+  const delivered = views.filter((v) => v.status === 'delivered').length;
+  const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;
+  process.stdout.write(`worker crash with history: ${delivered}/${COUNT} delivered, ${recovered} reconciled, duplicates ${summary.duplicateKeys.length}\n`);
+
+  expect(summary.duplicateKeys).toEqual([]);
+  expect(delivered / COUNT).toBeGreaterThanOrEqual(0.99);
+  expect(summary.deliveredKeys).toBeGreaterThanOrEqual(delivered);
+  expect(recovered).toBeGreaterThan(0);
+  for (const view of views) expectCompleteHistory(view);
+  expect(await historyCounts(historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
+  expect(await redisLeft(platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
+});
