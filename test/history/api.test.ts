@@ -244,6 +244,18 @@ describe('GET /v1/notifications (history list)', () => {
       { numRuns: 300 },
     );
   });
+
+  it('fuzzed raw query strings (broken escapes, empty keys, brackets): 200 or 400, never a 5xx', async () => {
+    const unit = fc.constantFrom(...'%&=+[]._-~0123456789abcdefsinceulimtrpyvdcEFZT:'.split(''), '%00', '%zz', '%E2%82', 'status', 'limit', 'since', 'cursor');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit, maxLength: 30 }), async (raw) => {
+        const res = await get(base, `/v1/notifications?${raw}`);
+        if (res.status !== 200 && res.status !== 400) throw new Error(`?${raw} answered ${res.status}: ${JSON.stringify(res.body)}`);
+        return res.status === 200 ? Array.isArray(res.body.items) : ((res.body.error as { details?: unknown[] }).details ?? []).length > 0;
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('GET /v1/recipients/{id}/notifications', () => {
