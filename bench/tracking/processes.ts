@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ENTRIES, ProcessGroup, freePort, httpOk, startApp, startPrivateRedis, type ManagedProcess } from '@notify/platform-kit';
+
+/** The bench's own tenant key (16+ characters, as the api requires); sent as a Bearer token. */
+export const BENCH_KEY = 'bench-tracking-key-00000001';
+
+/** A running api process: its public origin and its /metrics listener. */
+export interface TrackingApi {
+  url: string;
+  metricsUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The processes under test: a private redis-server, the simulators (tracking stores), and api processes on demand. */
+export interface TrackingBed {
+  storesUrl: string;
+  /** Starts one api process with these TRACKING_* settings and waits until it is ready. */
+  startApi: (trackingEnv: Record<string, string>) => Promise<TrackingApi>;
+  stop(): Promise<void>;
+}
+
+// Longer than the client's 10 s idle timeout: a server closing an idle socket the client is
+// about to reuse shows up as ECONNRESET, a bench artefact, not the path under test.
+const KEEP_ALIVE = { HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000' };
+
+/**
+ * Starts the stores as the simulators app and the api as the api app, each a process of its own
+ * (so the client, the gateway and the stores do not share an event loop), through the platform
+ * kit's process group: every child is stopped at the end, or killed if the bench exits early.
+ */
+export async function startTrackingBed(): Promise<TrackingBed> {
+  const dir = mkdtempSync(join(tmpdir(), 'notify-bench-tracking-'));
+  const group = new ProcessGroup({ logDir: dir });
+  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))) as Record<string, string>;
+  const base = { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...KEEP_ALIVE };
+  const apiGroups = new Set<ProcessGroup>();
+  const stop = async (): Promise<void> => {
+    await Promise.all([...apiGroups].map((g) => g.stopAll()));
+    await group.stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const redis = await startPrivateRedis({ group, env: inherited, dataDir: join(dir, 'redis'), persistence: 'none' });
+    const [control, push, sms, email, stores] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const simulators = startApp(group, {
+      name: 'simulators',
+      entry: DEFAULT_ENTRIES.simulators,
+      env: {
+        ...base,
+        SIM_HOST: '127.0.0.1',
+        SIM_CONTROL_PORT: String(control),
+        SIM_PUSH_PORT: String(push),
+        SIM_SMS_PORT: String(sms),
+        SIM_EMAIL_PORT: String(email),
+        TRACKING_STORES_PORT: String(stores),
+      },
+    });
+    const storesUrl = `http://127.0.0.1:${stores}`;
+    await simulators.waitReady('tracking stores', () => httpOk(`${storesUrl}/control/stats`));
+    let apis = 0;
+    const startApi = async (trackingEnv: Record<string, string>): Promise<TrackingApi> => {
+      const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
+      apis += 1;
+      // A group per api: a stopped group refuses new children, and the bench starts several apis in turn.
+      const own = new ProcessGroup({ logDir: dir });
+      apiGroups.add(own);
+      const api: ManagedProcess = startApp(own, {
+        name: `api-${apis}`,
+        entry: DEFAULT_ENTRIES.api,
+        env: {
+          ...base,
+          ...trackingEnv,
+          REDIS_URL: redis.url,
+          API_HOST: '127.0.0.1',
+          API_PORT: String(port),
+          API_METRICS_PORT: String(metricsPort),
+          API_KEYS: `${BENCH_KEY}:bench`,
+          TRACKING_STORES_BASE_URL: storesUrl,
+          SHUTDOWN_GRACE_MS: '2000',
+        },
+      });
+      const url = `http://127.0.0.1:${port}`;
+      try {
+        await api.waitReady(api.name, () => httpOk(`${url}/readyz`));
+      } catch (error) {
+        await own.stopAll();
+        throw error;
+      }
+      return {
+        url,
+        metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+        stop: async () => {
+          apiGroups.delete(own);
+          await own.stopAll();
+        },
+      };
+    };
+    return { storesUrl, startApi, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
