@@ -174,7 +174,7 @@ async function detailVersusJsonb(client: pg.Client, sample: HistoryRecord[]): Pr
   const ids = sample.map((r) => r.id);
   const bytea = Number((await client.query<{ n: string }>(`SELECT avg(pg_column_size(detail))::text AS n FROM history_notifications WHERE id = ANY($1::uuid[])`, [ids])).rows[0]?.n);
   await client.query('DROP TABLE bench_jsonb');
-  return { name: 'detail: compact bytea (attempts, skips, hashes)', bytesPerRow: bytea, versus: 'jsonb of the same', versusBytesPerRow: jsonb };
+  return { name: 'detail: compact bytea (attempts, skips, hashes)', bytesPerRow: bytea, versus: 'jsonb of the same fields as archived (64-hex hashes)', versusBytesPerRow: jsonb };
 }
 
 function describeFilter(f: Omit<ListFilter, 'limit'>): string {
