@@ -66,7 +66,7 @@ export async function seedTerminalNotifications(scripts: Scripts, count: number,
       const rh = idOf(-i - 1);
       const content = { title: 'Your order has shipped', body: `Order ${100_000 + i} is on its way and arrives tomorrow between 9:00 and 12:00.`, data: { orderId: String(100_000 + i) } };
       const addresses = { push: `push-token-${id}`, sms: `+90555${String(i).padStart(7, '0')}`, email: `user${i}@example.com` };
-      const addressHashes = Object.fromEntries(PLAN.map((c) => [c, createHash('sha256').update(addresses[c as keyof typeof addresses]).digest('hex')]));
+      const addressHashes = Object.fromEntries(PLAN.map((c) => [c, createHash('sha256').update(addresses[c]).digest('hex')]));
       await scripts.intake({
         id, fingerprint: createHash('sha256').update(`payload/${i}`).digest('hex'), tenant: TENANT, eventId: `event-${i}`, recipientId: `recipient-${i}`, rh,
         priority: i % 3 === 0 ? 'urgent' : 'reminder', plan: PLAN, firstChannel: 'push', content, addresses, addressHashes, now, recordTtlSeconds: 7 * 86_400, skips: [],

@@ -93,9 +93,8 @@ describe('Archiver', () => {
       await store.insertBatch(records);
     } };
     const registry = new Registry();
-    let running: Archiver | undefined;
-    const metrics = createHistoryMetrics(registry, () => (running as Archiver).backlog());
-    running = archiver({ store: flaky, metrics, config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 200, intervalMs: 20, maxBackoffMs: 200 } });
+    const metrics = createHistoryMetrics(registry, () => running.backlog());
+    const running = archiver({ store: flaky, metrics, config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 200, intervalMs: 20, maxBackoffMs: 200 } });
     running.start();
     try {
       const failuresCounted = async () => Number(/^notify_history_archive_failures_total (\d+)$/m.exec(await registry.metrics())?.[1]);

@@ -50,11 +50,11 @@ export function toNotificationView(fields: RecordFields): NotificationView {
 
 /** A terminal record as the history store keeps it: its view, its tenant and its address hashes (`ah`). */
 export function toHistoryRecord(fields: RecordFields): HistoryRecord {
-  const addressHashes = fields.ah === undefined ? undefined : (JSON.parse(fields.ah) as unknown);
+  const addressHashes = fields.ah === undefined ? undefined : (JSON.parse(fields.ah) as HistoryRecord['addressHashes'] | unknown[]);
   return {
     ...toNotificationView(fields),
     tenant: fields.tenant as string,
-    ...(addressHashes && typeof addressHashes === 'object' && !Array.isArray(addressHashes)
-      ? { addressHashes: addressHashes as HistoryRecord['addressHashes'] } : {}),
+    // Lua's cjson writes an empty table as {} and a list as []: only a channel -> hash object counts.
+    ...(addressHashes && !Array.isArray(addressHashes) ? { addressHashes } : {}),
   };
 }

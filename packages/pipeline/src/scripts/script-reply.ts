@@ -20,4 +20,5 @@ export function decodeReply<C extends ReturnCodes>(script: string, codes: C, rep
 }
 
 /** A reply value as text ('' for nil). */
-export const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+export const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value === null || value === undefined ? '' : JSON.stringify(value);
