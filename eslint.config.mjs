@@ -62,6 +62,10 @@ export default defineConfig(
       // which dropping it to please the rule would change. Dropped promises are caught by
       // no-floating-promises and no-misused-promises, which stay on.
       '@typescript-eslint/require-await': 'off',
+      // As only-throw-error does by default: handing on a value typed any/unknown (an AbortSignal's
+      // reason, an error caught from elsewhere) forwards what someone else threw; rejecting with a
+      // string or a plain object is still an error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // Services log through pino (style.md, logging); console output is for a CLI or a test
       // that says why in a disable comment.
       'no-console': 'error',
