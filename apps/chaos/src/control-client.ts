@@ -1,5 +1,5 @@
-import type { Channel } from '@notify/core';
-import { CliError, type LedgerSummary } from '@notify/platform-kit';
+import type { Channel, LedgerSummary } from '@notify/core';
+import { CliError } from '@notify/platform-kit';
 
 /** A channel as the simulators' control API reports it. */
 export interface ChannelStatus {

@@ -1,17 +1,6 @@
-import type { Channel } from '@notify/core';
+import type { Channel, LedgerSummary } from '@notify/core';
 
 export type CallOutcome = 'delivered' | 'replayed' | 'transient' | 'permanent' | 'in-progress';
-
-export interface LedgerSummary {
-  calls: Record<string, number>;
-  outcomes: Record<string, Record<string, number>>;
-  /** Distinct idempotency keys with at least one delivery. */
-  deliveredKeys: number;
-  /** Deliveries in all (a key delivered on two channels counts twice). */
-  deliveries: number;
-  /** Keys delivered more than once (on any channels): must stay empty. */
-  duplicateKeys: string[];
-}
 
 /**
  * What the simulated providers actually did, per idempotency key, across all channels: the

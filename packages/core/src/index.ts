@@ -8,6 +8,7 @@ export * from './identity';
 export * from './status';
 export * from './cascade';
 export * from './outcome-classification';
+export * from './provider-ledger';
 export * from './formatting/gsm7';
 export * from './formatting/sms';
 export * from './formatting/push';

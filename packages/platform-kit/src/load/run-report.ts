@@ -1,4 +1,5 @@
-import { ledgerCalls, readLedger, type LedgerSummary } from './ledger';
+import type { LedgerSummary } from '@notify/core';
+import { ledgerCalls, readLedger } from './ledger';
 import type { OpenLoopResult } from './open-loop';
 import { histogramBuckets, quantileFromBuckets, sumSamples } from './prometheus-text';
 import { percentile } from './stats';
