@@ -7,6 +7,7 @@ import { BINARIES } from '../binaries/known-binaries';
 import { ProcessGroup } from '../processes/process-group';
 import type { ManagedProcess } from '../processes/managed-process';
 import { freePort } from './free-port';
+import { waitFor } from './wait-for';
 import type { PrivateService } from './private-service';
 
 /** Debian installs the server binaries per major version, off PATH. */
@@ -57,7 +58,7 @@ export interface PrivatePostgresOptions {
   dataDir?: string;
   /** A database created on first start besides `postgres` (npm start's `notify`); the url names it. Default `postgres`. */
   database?: string;
-  /** Durability off (fsync, synchronous_commit, full_page_writes): tests and benches. Default true. */
+  /** No flushing to disk (fsync, full_page_writes off; commits still survive a kill): tests and benches. Default true. */
   fast?: boolean;
   /** Extra `-c name=value` settings. */
   settings?: Record<string, string>;
@@ -119,7 +120,10 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   const fast = options.fast ?? true;
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: socketDir,
-    ...(fast ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+    // fsync off: nothing is flushed to disk, yet every commit is written to the OS before it is
+    // acknowledged (synchronous_commit stays on), so a kill() loses no committed transaction —
+    // the "PostgreSQL down mid-run, nothing lost" tests rely on that; only a machine crash would.
+    ...(fast ? { fsync: 'off', full_page_writes: 'off' } : {}),
     ...options.settings,
   };
   let child: ManagedProcess | undefined;
@@ -130,7 +134,28 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     probe.once('exit', (code) => resolve(code === 0));
   });
 
+  // After a kill the old postmaster may still be exiting (or not yet reaped) for a moment, and a
+  // new one refuses to start while the pid in postmaster.pid is alive: wait for it to go.
+  const oldPostmasterGone = async (): Promise<void> => {
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      return;
+    }
+    if (!Number.isInteger(pid) || pid <= 0) return;
+    await waitFor(`the old postmaster (pid ${pid}) to exit`, async () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    }, 10_000, 20, options.signal);
+  };
+
   const launch = async (): Promise<void> => {
+    await oldPostmasterGone();
     const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
     const [command, argv] = as(join(bin, 'postgres'), args);
     const proc = group.start({ name: `postgres-${port}`, command, args: argv, env });
