@@ -124,3 +124,30 @@ it('with the history disabled: lists answer 503 naming HISTORY_ENABLED, by id re
   expect(isNotifyError(error) && [error.httpStatus, error.message]).toEqual([503, expect.stringMatching(/HISTORY_ENABLED=false/)]);
   await expect(access.get('t', '0'.repeat(32))).resolves.toBeUndefined();
 });
+
+it("maintains the open store's partitions on its interval (retention in a long-running api), and stops on close", async () => {
+  const { logger, lines } = recordingLogger();
+  const calls: number[] = [];
+  const store = fakeStore({
+    maintainPartitions: (now: number) => {
+      calls.push(now);
+      return calls.length === 2 ? Promise.reject(Object.assign(new Error('10.1.2.3 gone'), { code: 'ECONNRESET' })) : Promise.resolve();
+    },
+  });
+  const access = openHistoryAccess(CONFIG, logger, { maintenanceIntervalMs: 20, open: () => Promise.resolve(store) });
+  await waitFor('three maintenance passes', async () => calls.length >= 3, 5_000);
+  expect(calls.every((now) => Math.abs(now - Date.now()) < 60_000)).toBe(true);
+  expect(lines.some((l) => l.level === 40 && JSON.stringify(l).includes('ECONNRESET'))).toBe(true);
+  expect(JSON.stringify(lines)).not.toContain('10.1.2.3');
+  await access.close();
+  const after = calls.length;
+  // A second access on the same interval, as the clock: three of its passes, none of the closed one's.
+  let ticks = 0;
+  const clock = openHistoryAccess(CONFIG, logger, {
+    maintenanceIntervalMs: 20,
+    open: () => Promise.resolve(fakeStore({ maintainPartitions: () => Promise.resolve(void (ticks += 1)) })),
+  });
+  await waitFor('three passes of another access', async () => ticks >= 3, 5_000);
+  await clock.close();
+  expect(calls.length).toBe(after);
+});

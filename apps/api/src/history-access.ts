@@ -24,6 +24,12 @@ export interface HistoryAccessOptions {
   /** First delay between attempts to open the store while PostgreSQL does not answer; doubles up to maxRetryMs. */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * How often the open store's partitions are maintained: the coming days created, the days past
+   * HISTORY_RETENTION_DAYS dropped. Opening does it once; a process that runs for weeks must
+   * repeat it (idempotent and under an advisory lock, so several processes may). Default 1 h.
+   */
+  maintenanceIntervalMs?: number;
   /** Test seam: how the store is opened. */
   open?: (config: HistoryConfig) => Promise<HistoryStore>;
 }
@@ -57,6 +63,7 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
   let store: HistoryStore | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  let maintenance: NodeJS.Timeout | undefined;
   let pending: Promise<void>;
 
   const attempt = async (delayMs: number, failures: number): Promise<void> => {
@@ -68,6 +75,12 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
       }
       store = opened;
       logger.info({ afterFailures: failures }, 'history store open: list endpoints answer');
+      maintenance = setInterval(() => {
+        opened.maintainPartitions(Date.now()).catch((error: unknown) => {
+          logger.warn({ failure: failureKind(error) }, 'history partition maintenance failed; retried at the next interval');
+        });
+      }, options.maintenanceIntervalMs ?? 3_600_000);
+      maintenance.unref();
     } catch (error) {
       if (closed) return;
       // One warning, then one per ten failures: an outage must not flood the log.
@@ -114,6 +127,7 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
     close: async () => {
       closed = true;
       clearTimeout(timer);
+      clearInterval(maintenance);
       await pending;
       await store?.close();
       store = undefined;
