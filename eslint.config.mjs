@@ -49,6 +49,8 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // Run-time cycles. import-x skips `import type`; scripts/check-import-cycles.ts (also in
+      // `npm run lint`) counts those too.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A leading underscore marks a parameter kept for its position (Express knows an error
       // handler by its four parameters) or a property taken out of an object so that the rest
