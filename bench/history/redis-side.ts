@@ -36,6 +36,8 @@ export interface RedisSideFigures {
   batchSize: number;
   archivedPerSecond: number;
   archiveSeconds: number;
+  /** Redis CPU the archival costs per notification (claim, read, compact), from INFO commandstats. */
+  redisMicrosPerNotification: number;
   rowsInHistory: number;
   fullRecordBytesPerNotification: number;
   compactBytesPerNotification: number;
@@ -89,6 +91,12 @@ async function usedMemory(redis: Redis): Promise<number> {
   return Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
 }
 
+/** Redis CPU spent in commands so far (INFO commandstats, µs summed over every command). */
+async function commandMicros(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return [...stats.matchAll(/,usec=(\d+),/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
 async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
   const keys: string[] = [];
   let cursor = '0';
@@ -116,6 +124,7 @@ export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { c
   o.log(`archiving with ${o.archivers} archiver(s), batches of ${o.batchSize}`);
   const config = { ...DEFAULT_ARCHIVER_CONFIG, batchSize: o.batchSize };
   const archivers = Array.from({ length: o.archivers }, () => new Archiver({ redis, scripts, store, logger: silent, config }));
+  const cpuBefore = await commandMicros(redis);
   const started = process.hrtime.bigint();
   const results = await Promise.all(archivers.map(async (a) => {
     let archived = 0;
@@ -127,6 +136,7 @@ export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { c
     return archived;
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const redisMicrosPerNotification = (await commandMicros(redis) - cpuBefore) / o.count;
   const archived = results.reduce((s, n) => s + n, 0);
   if (archived !== o.count) throw new Error(`archived ${archived} of ${o.count}`);
   if ((await redis.zcard(archiveQueueKey())) !== 0 || (await scanKeys(redis, `${notificationKey('')}*`)).length !== 0) {
@@ -148,7 +158,7 @@ export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { c
   }
   return {
     count: o.count, archivers: o.archivers, batchSize: o.batchSize,
-    archivedPerSecond: o.count / seconds, archiveSeconds: seconds,
+    archivedPerSecond: o.count / seconds, archiveSeconds: seconds, redisMicrosPerNotification,
     fullRecordBytesPerNotification: (full - before - queueBytes) / o.count,
     compactBytesPerNotification: (after - before) / o.count,
     compactMemoryUsagePerNotification: usage / o.count,
@@ -161,6 +171,7 @@ export function formatRedisSide(f: RedisSideFigures): string {
   return [
     `Redis side (archiver): ${n0(f.count)} terminal notifications, ${f.archivers} archiver(s), batches of ${f.batchSize}`,
     `  archival throughput (Redis → PostgreSQL commit → compacted): ${n0(f.archivedPerSecond)} notifications/s (${f.archiveSeconds.toFixed(1)} s; ${n0(f.rowsInHistory)} rows in history)   [target >= 5,000]`,
+    `  Redis CPU of archival: ${f.redisMicrosPerNotification.toFixed(1)} µs per notification (claim + read + compact, INFO commandstats)`,
     `  Redis bytes per terminal notification: ${f.compactBytesPerNotification.toFixed(1)} B (used_memory delta), ${f.compactMemoryUsagePerNotification.toFixed(1)} B (MEMORY USAGE sum)   [target <= 120]`,
     `    the full terminal record it replaces: ${f.fullRecordBytesPerNotification.toFixed(1)} B (used_memory delta)`,
     `    ${n0(f.bucketKeys)} bucket keys (${Object.entries(f.bucketEncodings).map(([k, v]) => `${k} ${v}`).join(', ')})`,
