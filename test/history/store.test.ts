@@ -157,7 +157,7 @@ describe('list', () => {
     // Same acceptedAt as the page's last row: the id breaks the tie, so nothing is skipped either.
     const last = first.items[first.items.length - 1]!;
     await store.insertBatch([delivered('tenant-a', 'tie', last.acceptedAt)]);
-    const rest = await all('tenant-a', { limit: 10, cursor: first.nextCursor as string });
+    const rest = await all('tenant-a', { limit: 10, cursor: first.nextCursor });
     const tie = idOf('tenant-a/tie');
     const expected = newestFirst.slice(10).map((r) => r.id);
     if (tie < last.id) expected.unshift(tie);
@@ -172,7 +172,7 @@ describe('list', () => {
     expect(await store.list('tenant-c', { limit: 10 })).toEqual({ items: [] });
     // A cursor from tenant-b's listing does not open tenant-a's rows beyond tenant-a's own.
     const bPage = await store.list('tenant-b', { limit: 2 });
-    const viaB = await store.list('tenant-a', { limit: 100, cursor: bPage.nextCursor as string });
+    const viaB = await store.list('tenant-a', { limit: 100, cursor: bPage.nextCursor });
     expect(viaB.items.every((v) => a.some((r) => r.id === v.id))).toBe(true);
   });
 

@@ -24,7 +24,7 @@ export async function runMigrations(url: string, applicationName: string): Promi
       migrationLockTableName: 'history_migration_lock',
     });
     const { error, results } = await migrator.migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error('history migrations failed', { cause: error });
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

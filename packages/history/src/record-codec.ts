@@ -114,7 +114,7 @@ function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
     if (flags & 1) attempt.finishedAt = startedAt + rd.svarint();
     if (flags & 2) attempt.durationMs = rd.varint();
     const outcome = (a >> 3) & 7;
-    if (outcome !== 0) attempt.outcome = RECORDED_OUTCOMES[outcome - 1] as RecordedOutcome;
+    if (outcome !== 0) attempt.outcome = RECORDED_OUTCOMES[outcome - 1];
     const spent = (a >> 6) & 3;
     if (spent !== 0) attempt.spent = spent === 2;
     if (flags & 4) attempt.errorClass = rd.str();

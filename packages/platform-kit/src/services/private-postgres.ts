@@ -73,7 +73,7 @@ export interface PrivatePostgresOptions {
 /** Runs a command to completion (initdb, createdb), with its output in the error when it fails. */
 function run(command: string, args: string[], env: Record<string, string | undefined>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
     child.stderr.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
@@ -129,7 +129,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   let child: ManagedProcess | undefined;
 
   const ready = (): Promise<boolean> => new Promise((resolve) => {
-    const probe = spawn(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-d', 'postgres', '-U', 'postgres'], { stdio: 'ignore', env: env as NodeJS.ProcessEnv });
+    const probe = spawn(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-d', 'postgres', '-U', 'postgres'], { stdio: 'ignore', env: env });
     probe.once('error', () => resolve(false));
     probe.once('exit', (code) => resolve(code === 0));
   });
