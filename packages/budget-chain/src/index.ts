@@ -5,20 +5,7 @@
 export { monotonicClock, systemTimer, MAX_TIMER_DELAY_MS, type Clock, type Timer, type TimerHandle } from './clock';
 export { ManualTime } from './manual-time';
 export { Deadline, createDeadline, type DeadlineOptions } from './deadline';
-export {
-  BUDGET_ERROR_CATALOG,
-  BudgetError,
-  CancelledError,
-  DeadlineExceededError,
-  DependencyFailedError,
-  InvalidDeadlineHeaderError,
-  isBudgetError,
-  isCancelled,
-  isDeadlineExceeded,
-  isDependencyFailed,
-  isInvalidDeadlineHeader,
-  type BudgetErrorCode,
-} from './errors';
+export * from './errors';
 export {
   SPLIT_POLICY_NAMES,
   createSplitPolicy,

@@ -10,7 +10,7 @@ import {
   type PerStep,
   type Regime,
 } from './chain-profile';
-import { pricingShares, runChain, SEED_REQUESTS, stepLatency } from './chain-model';
+import { pricingShares, runChain, SEED_REQUESTS, stepLatency, type ChainResult } from './chain-model';
 import type { Origin } from './dispatch-report';
 import { SEED_SPLIT_POLICIES, SPLIT_POLICIES, TAIL_PERCENTILE, type SplitPolicy } from './split-budget';
 
@@ -39,18 +39,12 @@ export const TAIL_SWEEP = [0.5, 0.9, 0.95, 0.99] as const;
 
 const originOf = (policy: SplitPolicy): Origin => (SEED_SPLIT_POLICIES.includes(policy) ? 'seed' : 'ours');
 
-export interface ChainRow {
+/** One run of the chain model as a table row: the caller's figures of a ChainResult, named by regime and policy. */
+export interface ChainRow extends Pick<ChainResult, 'answered' | 'dropped' | 'failures' | 'medianMs' | 'worstMs' | 'meanMs' | 'wastedMs'> {
   readonly regime: Regime;
   readonly policy: SplitPolicy;
   readonly origin: Origin;
-  readonly answered: number;
-  readonly dropped: number;
-  readonly failures: PerStep<number>;
-  readonly medianMs: number;
-  readonly worstMs: number;
-  readonly meanMs: number;
   readonly slotsHeld: number;
-  readonly wastedMs: number;
 }
 
 export interface BudgetReport {

@@ -58,6 +58,15 @@ function start(options: { loopDelayMs: number; tariffMs: number; measurementMs: 
   };
 }
 
+/** GET /v1/tracking/<id>; once its handler runs, the logical clock moves `ms` on; then its answer. */
+async function answerAfter(h: Harness, ms: number, id = 'SHP-1'): Promise<request.Response> {
+  const started = h.started();
+  const answer = request(h.app).get(`/v1/tracking/${id}`).then((r) => r);
+  await started;
+  await h.time.advanceBy(ms);
+  return answer;
+}
+
 describe('tracking answers by its deadline', () => {
   let h: Harness | undefined;
   afterEach(async () => {
@@ -67,11 +76,7 @@ describe('tracking answers by its deadline', () => {
 
   it('with 30 ms of loop delay measured, the guard answers 504 at 170 ms (200 - 10 reserve - 20 capped delay), naming the read that ran out first', async () => {
     h = start({ loopDelayMs: 30, tariffMs: 400, measurementMs: 150 });
-    const started = h.started();
-    const answer = request(h.app).get('/v1/tracking/SHP-1').then((r) => r);
-    await started;
-    await h.time.advanceBy(170);
-    const res = await answer;
+    const res = await answerAfter(h, 170);
     expect(res.status).toBe(504);
     // Tariff ran out of its 60 ms share; measurement is still running behind it: tariff is the slow step.
     expect(res.body.error).toMatchObject({ code: 'DEADLINE_EXCEEDED', step: 'tariff' });
@@ -82,11 +87,7 @@ describe('tracking answers by its deadline', () => {
 
   it('when no read has run out yet, the guard names the one still running furthest past its time', async () => {
     h = start({ loopDelayMs: 30, tariffMs: 6, measurementMs: 12, deliveryMs: 400 });
-    const started = h.started();
-    const answer = request(h.app).get('/v1/tracking/SHP-1').then((r) => r);
-    await started;
-    await h.time.advanceBy(170);
-    const res = await answer;
+    const res = await answerAfter(h, 170);
     expect(res.status).toBe(504);
     expect(res.body.error).toMatchObject({ code: 'DEADLINE_EXCEEDED', step: 'delivery-ops' });
     expect(res.body.error.message).toMatch(/delivery-ops still running after 170 ms \(180 ms allowed/);
@@ -94,11 +95,7 @@ describe('tracking answers by its deadline', () => {
 
   it('on a punctual loop the query answers itself at the branch deadline (180 ms), before the guard at 190', async () => {
     h = start({ loopDelayMs: 0, tariffMs: 400, measurementMs: 150 });
-    const started = h.started();
-    const answer = request(h.app).get('/v1/tracking/SHP-1').then((r) => r);
-    await started;
-    await h.time.advanceBy(185);
-    const res = await answer;
+    const res = await answerAfter(h, 185);
     expect(res.status).toBe(504);
     expect(res.body.error).toMatchObject({ code: 'DEADLINE_EXCEEDED', step: 'tariff' });
     expect(res.body.budget.answeredBy).toBeUndefined();
@@ -117,11 +114,7 @@ describe('tracking answers by its deadline', () => {
     expect(metrics).toContain('notify_tracking_requests_total{outcome="shed",policy="weighted"} 1');
     // The next window is punctual again: admitted.
     h.shedder.refresh();
-    const started = h.started();
-    const answer = request(h.app).get('/v1/tracking/SHP-2').then((r) => r);
-    await started;
-    await h.time.advanceBy(30);
-    expect((await answer).status).toBe(200);
+    expect((await answerAfter(h, 30, 'SHP-2')).status).toBe(200);
   });
 
   it('sheds with reason in_flight at the cap, and admits again once an answer has left', async () => {
@@ -136,10 +129,6 @@ describe('tracking answers by its deadline', () => {
     expect((await first).status).toBe(200);
     // The first response's 'close' (a tick after it was written, before the client read it) freed its place.
     expect(h.shedder.inFlight).toBe(0);
-    const again = h.started();
-    const third = request(h.app).get('/v1/tracking/SHP-3').then((r) => r);
-    await again;
-    await h.time.advanceBy(30);
-    expect((await third).status).toBe(200);
+    expect((await answerAfter(h, 30, 'SHP-3')).status).toBe(200);
   });
 });
