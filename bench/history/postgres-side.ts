@@ -68,7 +68,7 @@ function cascade(random: () => number, acceptedAt: number, preferred: Channel) {
   let unknownOn: Channel | undefined;
   const refused = new Set<Channel>();
   while (attempts.length < attemptBudget && refused.size < plan.length) {
-    const channel = unknownOn ?? (plan[i % plan.length]);
+    const channel = unknownOn ?? plan[i % plan.length] ?? preferred;
     i += unknownOn ? 0 : 1;
     if (refused.has(channel)) continue;
     const kind = unknownOn ? 'reconcile' as const : 'send' as const;
@@ -124,7 +124,7 @@ export function syntheticRecords(options: { rows: number; days: number; tenants:
         tenant, id: notificationId(tenant, eventId, recipientId), eventId, recipientId,
         priority: random() < 0.3 ? 'urgent' : 'reminder',
         status: c.status, plan: c.plan,
-        ...(c.status === 'delivered' ? { deliveredChannel: c.deliveredChannel, deliveredAt: c.deliveredAt, latencyMs: (c.deliveredAt) - acceptedAt } : {}),
+        ...(c.status === 'delivered' ? { deliveredChannel: c.deliveredChannel, deliveredAt: c.deliveredAt, latencyMs: c.deliveredAt - acceptedAt } : {}),
         acceptedAt, finishedAt: c.finishedAt,
         ...(c.failureReason ? { failureReason: c.failureReason } : {}),
         attempts: c.attempts, skips: c.skips, addressHashes,
