@@ -25,3 +25,12 @@ export function parseEnv<T extends z.ZodType>(app: string, schema: T, env: Recor
   if (!parsed.success) throw new Error(formatConfigIssues(app, parsed.error));
   return parsed.data;
 }
+
+/**
+ * parseEnv over the variables of `env` named `<prefix>...` that are set: an empty value counts
+ * as unset (its default applies), and the rest of the environment is not the schema's business.
+ */
+export function parsePrefixedEnv<T extends z.ZodType>(app: string, prefix: string, schema: T, env: Record<string, string | undefined>): z.infer<T> {
+  const relevant = Object.fromEntries(Object.entries(env).filter(([key, value]) => key.startsWith(prefix) && value !== undefined && value.trim() !== ''));
+  return parseEnv(app, schema, relevant);
+}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { formatConfigIssues } from '@notify/core';
-import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, parsePrefixedEnv } from '@notify/runtime';
 import { SPLIT_POLICY_NAMES, TRACKING_REFERENCE, TRACKING_STEPS, type SplitPolicyName, type TrackingStep } from '@notify/budget-chain';
 
 /** Validated settings of the guarded tracking query path (env names prefixed TRACKING_). */
@@ -108,12 +107,7 @@ export const trackingEnvSchema = z
  * `TRACKING_SPLIT_POLICY: unknown split policy "fastest"; expected one of greedy, equal, weighted, tail-aware`.
  */
 export function loadTrackingConfig(env: Record<string, string | undefined>): TrackingConfig {
-  const relevant = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key.startsWith('TRACKING_') && value !== undefined && value.trim() !== ''),
-  );
-  const parsed = trackingEnvSchema.safeParse(relevant);
-  if (!parsed.success) throw new Error(formatConfigIssues('tracking', parsed.error));
-  const e = parsed.data;
+  const e = parsePrefixedEnv('tracking', 'TRACKING_', trackingEnvSchema, env);
   const base = e.TRACKING_STORES_BASE_URL;
   return {
     storeUrls: {

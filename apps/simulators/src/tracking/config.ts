@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { formatConfigIssues } from '@notify/core';
-import { DEV_DEFAULTS } from '@notify/runtime';
+import { DEV_DEFAULTS, parsePrefixedEnv } from '@notify/runtime';
 
 export const TARIFF_MODES = ['healthy', 'slow', 'error'] as const;
 /** healthy: the seed's healthy cycle; slow: AY10 (tens of times the 6 ms median); error: 500s. */
@@ -40,12 +39,7 @@ export const trackingStoresEnvSchema = z.object({
 
 /** Parses the stores' settings from `env` (passed in, never process.env); throws listing every bad variable. */
 export function loadTrackingStoresConfig(env: Record<string, string | undefined>): TrackingStoresConfig {
-  const relevant = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key.startsWith('TRACKING_STORES_') && value !== undefined && value.trim() !== ''),
-  );
-  const parsed = trackingStoresEnvSchema.safeParse(relevant);
-  if (!parsed.success) throw new Error(formatConfigIssues('tracking stores', parsed.error));
-  const e = parsed.data;
+  const e = parsePrefixedEnv('tracking stores', 'TRACKING_STORES_', trackingStoresEnvSchema, env);
   return {
     host: e.TRACKING_STORES_HOST,
     port: e.TRACKING_STORES_PORT,
