@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenario } from '../../apps/chaos/src/scenario/run-scenario';
 import type { ProcessGroup } from '@notify/platform-kit';
-import { waitFor } from '@notify/platform-kit';
+import { processAlive as alive, waitFor } from '@notify/platform-kit';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -16,15 +16,6 @@ function descendants(root: number): number[] {
   walk(root);
   return found;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 it('push-down runs end to end (small, breaker on), reports, and leaves no process behind', async () => {
   const groups: ProcessGroup[] = [];

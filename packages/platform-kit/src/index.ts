@@ -8,6 +8,7 @@ export * from './services/private-redis';
 export * from './services/private-postgres';
 export * from './processes/managed-process';
 export * from './processes/process-group';
+export * from './processes/process-alive';
 export * from './processes/app-entries';
 export * from './platform/time-scale';
 export * from './platform/in-process-platform';

@@ -1,16 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { waitFor } from '../services/wait-for';
+import { processAlive as alive } from './process-alive';
 import { ProcessGroup } from './process-group';
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const pidIn = async (output: () => string) => Number(await waitFor('a pid printed', () => /^(\d+)$/m.exec(output())?.[1], 10_000));
 
 it('stop(): SIGTERM, then after the grace period SIGKILL to the whole process group (children of the child too)', async () => {
