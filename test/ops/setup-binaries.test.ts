@@ -38,22 +38,25 @@ function machine(apt: 'installs' | 'installs-nothing' | 'none'): { path: string;
   };
 }
 
+/** The ensure step on a machine without redis-server whose apt works: what it said, and apt's calls. */
+async function installOnBareMachine(isRoot: boolean): Promise<{ said: string[]; bare: ReturnType<typeof machine> }> {
+  const bare = machine('installs');
+  const said: string[] = [];
+  await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot });
+  expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
+  return { said, bare };
+}
+
 describe("the test harness's ensure step (jest globalSetup)", () => {
   it('installs a missing redis-server with apt, saying so, as root', async () => {
-    const bare = machine('installs');
-    const said: string[] = [];
-    await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot: true });
+    const { said, bare } = await installOnBareMachine(true);
     expect(said).toEqual(['redis-server not found: installing redis-server with apt']);
-    expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
     expect(findOnPath('redis-server', bare.path)).toBe(join(bare.path, 'redis-server'));
   });
 
   it('installs through passwordless sudo when not root', async () => {
-    const bare = machine('installs');
-    const said: string[] = [];
-    await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot: false });
+    const { said } = await installOnBareMachine(false);
     expect(said).toEqual(['redis-server not found: installing redis-server with apt (sudo)']);
-    expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
   });
 
   it.each([
