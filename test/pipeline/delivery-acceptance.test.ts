@@ -58,7 +58,7 @@ it('delivers >= 99 % exactly once with <= 1.12 calls per notification, every rec
 
   for (const view of views) {
     expect(view.attempts.length).toBeGreaterThanOrEqual(1);
-    expect(view.attempts.length).toBeLessThanOrEqual(3);
+    expect(view.attempts.filter((a) => a.spent !== false).length).toBeLessThanOrEqual(3);
     for (const attempt of view.attempts) {
       expect(attempt.outcome).toBeDefined();
       expect(attempt.startedAt).toBeGreaterThanOrEqual(view.acceptedAt);
