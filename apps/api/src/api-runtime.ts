@@ -28,7 +28,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const recipients = new RecipientStore(redis);
   const intake = new IntakeService({
     scripts: loadScripts(redis), queues, recipients, gate, metrics,
-    config: { recordTtlSeconds: config.recordTtlSeconds, budget: config.budget },
+    config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
 
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.

@@ -12,6 +12,8 @@ import type { IntakeArgs, Scripts } from './scripts';
 export interface IntakeConfig {
   /** How long a record (idempotency key, status, history) lives; at least 24 h. */
   recordTtlSeconds: number;
+  /** How far back intake looks for compact entries of archived notifications (the idempotency window). */
+  idempotencyWindowSeconds?: number;
   budget: number;
 }
 
@@ -138,7 +140,7 @@ export class IntakeService {
     const args: IntakeArgs = {
       id, fingerprint: payloadFingerprint(request), tenant, eventId: request.eventId, recipientId: request.recipient.id, rh,
       priority: request.priority, plan, firstChannel, content: request.content, addresses, addressHashes, now,
-      recordTtlSeconds: this.deps.config.recordTtlSeconds, skips,
+      recordTtlSeconds: this.deps.config.recordTtlSeconds, idempotencyWindowSeconds: this.deps.config.idempotencyWindowSeconds, skips,
     };
     return { request, args };
   }
