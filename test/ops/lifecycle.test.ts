@@ -38,6 +38,8 @@ function baseEnv(): Record<string, string> {
     // Production refuses to start without an explicit admin key of 32+ characters.
     ADMIN_API_KEY: 'lifecycle-admin-key-0000000000000000',
     API_METRICS_PORT: '0',
+    // The history (on by default in production) is not what these tests are about: never the machine's PostgreSQL.
+    HISTORY_ENABLED: 'false',
     PROVIDER_PUSH_URL: sims.providerUrls.push,
     PROVIDER_SMS_URL: sims.providerUrls.sms,
     PROVIDER_EMAIL_URL: sims.providerUrls.email,
