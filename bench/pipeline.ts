@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { formatResults, type BenchReport } from './pipeline/format';
 import { ProcessGroup, type ManagedProcess, startPrivateRedis, startProcessPlatform } from '@notify/platform-kit';
 import { holdRate, type BenchTarget, type RateResult } from './pipeline/hold-rate';
-import { holdIntake, measureTwoHop, prefillTwoHop, type IntakeResult, type TwoHopResult } from './pipeline/references';
+import { holdIntake, measureTwoHop, prefillTwoHop } from './pipeline/references';
 import { startReference } from './pipeline/services';
 
 const BENCH_TENANT = 'bench';
@@ -65,23 +65,23 @@ function appEnv(text: string): Record<string, string> {
 
 async function main(): Promise<void> {
   if (values.help) { process.stdout.write(`${USAGE}\n`); return; }
-  const rates = numbers(values.rates as string, 'rates');
-  const singleRates = numbers(values['single-rates'] as string, 'single-rates');
+  const rates = numbers(values.rates, 'rates');
+  const singleRates = numbers(values['single-rates'], 'single-rates');
   const seconds = Number(values.seconds);
   if (!(seconds >= 5 && seconds <= 600)) throw new Error('--seconds must be in [5, 600]');
   const settle = values['settle-seconds'] === undefined ? Math.min(5, seconds / 4) : Number(values['settle-seconds']);
   if (!(settle >= 0 && settle < seconds)) throw new Error('--settle-seconds must be in [0, seconds)');
   const mode = values.mode === 'single' ? 'single' : 'batch';
-  const refs = values.references as string;
+  const refs = values.references;
   if (!['all', 'none', 'intake', 'two-hop'].includes(refs)) throw new Error('--references must be all, none, intake or two-hop');
   const workers = Number(values.workers);
-  const latency = values['provider-latency-ms'] as string;
-  const delay = values['transient-delay-ms'] as string;
-  const extraEnv = appEnv(values['app-env'] as string);
+  const latency = values['provider-latency-ms'];
+  const delay = values['transient-delay-ms'];
+  const extraEnv = appEnv(values['app-env']);
   if (values['cpu-prof']) {
     // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector hook writes the profiles.
     extraEnv.NODE_OPTIONS = `--import ${join(__dirname, 'pipeline', 'cpu-profile-hook.mjs')}`;
-    extraEnv.BENCH_CPU_PROF_DIR = values['cpu-prof'] as string;
+    extraEnv.BENCH_CPU_PROF_DIR = values['cpu-prof'];
   }
   const drainSeconds = Number(values['drain-seconds']);
   const urgentSample = Number(values['urgent-sample']);
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < workers; i += 1) {
         hops.push(await startReference(group, `two-hop-${i + 1}`, 'two-hop.ts', { REDIS_URL: redis.url, CONCURRENCY: '100', LATENCY_MS: latency }, abort.signal));
       }
-      report.twoHop = await withRedis(redis.url, (r) => measureTwoHop(r, hops.map((h) => h.url), jobs, seconds, settle)) as TwoHopResult;
+      report.twoHop = await withRedis(redis.url, (r) => measureTwoHop(r, hops.map((h) => h.url), jobs, seconds, settle));
       await group.stopAll();
     }
     if (refs === 'all' || refs === 'intake') {
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       const bare = await startReference(group, 'bare-intake', 'bare-intake.ts', { REDIS_URL: redis.url }, abort.signal);
       await withRedis(redis.url, async (r) => {
         await holdIntake('bare', { url: bare.url, apiKey: 'none', redis: r }, (singleRates[0] as number) / 2, 3, 1);
-        for (const rate of singleRates) report.intake.push(await holdIntake('bare prototype', { url: bare.url, apiKey: 'none', redis: r }, rate, seconds, rate) as IntakeResult);
+        for (const rate of singleRates) report.intake.push(await holdIntake('bare prototype', { url: bare.url, apiKey: 'none', redis: r }, rate, seconds, rate));
       });
       await group.stopAll();
 
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   report.header = `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${workers} worker processes + simulators + ` +
     `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; cascade delay scaled from 30 s to ${delay} ms; ` +
     `each rate held ${seconds} s, steady window after ${settle} s`;
-  process.stdout.write(formatResults(report, values.json as boolean));
+  process.stdout.write(formatResults(report, values.json));
 }
 
 main().catch((error: unknown) => {

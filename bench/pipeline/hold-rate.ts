@@ -1,19 +1,12 @@
-import type { Redis } from 'ioredis';
 import { notificationId } from '@notify/core';
 import { percentile, runOpenLoop, sumSamples, trafficMix } from '@notify/platform-kit';
 import { childProcesses, cpuShares, sampleCpu } from './proc-cpu';
 import { redisCost, sampleRedis, type RedisCost } from './redis-info';
 import { slope } from './stats';
 import { sampleUrgentFirstTry, type FirstTry } from './urgent-first-try';
+import type { BenchTarget } from './bench-target';
 
-export interface BenchTarget {
-  apiUrl: string;
-  apiKey: string;
-  tenant: string;
-  /** Every process that counts accepted (api) and terminal (workers) notifications. */
-  metricsUrls: string[];
-  redis: Redis;
-}
+export type { BenchTarget } from './bench-target';
 
 export interface HoldOptions {
   rate: number;

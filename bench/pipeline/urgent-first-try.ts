@@ -1,4 +1,4 @@
-import type { BenchTarget } from './hold-rate';
+import type { BenchTarget } from './bench-target';
 import { percentile } from '@notify/platform-kit';
 
 export interface FirstTry {

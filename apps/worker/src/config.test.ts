@@ -20,7 +20,7 @@ describe('worker config', () => {
 
   it('names every bad variable in the one config format', () => {
     expect(() => loadConfig({ CONCURRENCY_PUSH_URGENT: '0', METRICS_PORT: 'x', WORKER_ROLES: 'fax' })).toThrow(
-      /^invalid worker configuration:\n(  [A-Z_]+: .+\n?){3}$/,
+      /^invalid worker configuration:\n( {2}[A-Z_]+: .+\n?){3}$/,
     );
   });
 });
