@@ -40,7 +40,6 @@ const pushState = async (i: number) => (await platform.gates[i]!.gate.states()).
 
 it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery >= 0.99, SMS/e-mail unaffected, closes after restore', async () => {
   const items = makeTraffic({ count: RATE * 9, seed: 11, urgentShare: 0.5, tag: 'pushdown' });
-  const started = Date.now();
   const openedAt: (number | undefined)[] = platform.gates.map(() => undefined);
   let downAt = Number.POSITIVE_INFINITY;
   let upAt = Number.POSITIVE_INFINITY;

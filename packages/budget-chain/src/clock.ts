@@ -9,8 +9,11 @@ export interface Clock {
   now(): number;
 }
 
-/** Opaque handle returned by `Timer.set`; only ever passed back to `Timer.clear`. */
-export type TimerHandle = unknown;
+/**
+ * Opaque handle returned by `Timer.set`; only ever passed back to `Timer.clear`. Never null or
+ * undefined, so `TimerHandle | undefined` can mean "no timer armed".
+ */
+export type TimerHandle = NonNullable<unknown>;
 
 /** A one-shot timer. Implementations must never call `callback` synchronously inside `set`. */
 export interface Timer {

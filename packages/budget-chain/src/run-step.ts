@@ -62,7 +62,7 @@ export async function runStep<T>(
   };
 
   if (parent.aborted || timeoutMs <= 0) {
-    const error = parent.aborted
+    const error: unknown = parent.aborted
       ? parent.child(step).signal.reason // derives the step-named reason; a born-aborted child holds nothing
       : new DeadlineExceededError(step, 0, { message: `${step} had no time left (budget spent by earlier steps)` });
     return finish({ ok: false, kind: classify(error), error, step, timeoutMs: Math.max(0, timeoutMs), startedAt, endedAt: startedAt, elapsedMs: 0, called: false });
@@ -76,7 +76,7 @@ export async function runStep<T>(
   } catch (caught: unknown) {
     // If the signal fired, report its reason (the step-named deadline or cancellation), even
     // when the work surfaced it wrapped, e.g. as a socket error from an aborted request.
-    const error = child.signal.aborted ? child.signal.reason : caught;
+    const error: unknown = child.signal.aborted ? child.signal.reason : caught;
     const endedAt = parent.clock.now();
     return finish({ ok: false, kind: classify(error), error, step, timeoutMs, startedAt, endedAt, elapsedMs: endedAt - startedAt, called: true });
   } finally {

@@ -55,7 +55,7 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
   });
 
   router.get('/:id', async (req, res) => {
-    const id = req.params.id as string;
+    const id = req.params.id;
     if (!ID_PATTERN.test(id)) {
       throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
     }
