@@ -1,11 +1,13 @@
 import request from 'supertest';
-import { openHistoryStore, type HistoryStore } from '@notify/history';
-import { ledgerCalls, readLedger, type PrivatePostgres } from '@notify/platform-kit';
+import type { HistoryStore } from '@notify/history';
+import { ledgerCalls, readLedger } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { postBatches } from '../harness/batch-post';
+import { TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { laneCounts } from '../harness/queue-counts';
-import { expectCompleteHistory, historyCounts, historyEnv, redisLeft, waitAllArchived } from './archiver-fixture';
-import { freshDatabase, startTestPostgres } from './postgres-fixture';
+import { expectCompleteHistory } from '../harness/view-assertions';
+import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
+import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 
 /**
  * Issue 2's acceptance run (test/pipeline/delivery-acceptance.test.ts) with history on (issue 12):
@@ -15,41 +17,24 @@ import { freshDatabase, startTestPostgres } from './postgres-fixture';
  */
 const COUNT = 2_000;
 const TENANT = 'tenant-a';
-let postgres: PrivatePostgres;
+let running: HistoryPlatform;
 let historyUrl: string;
 let platform: TestPlatform;
 let store: HistoryStore;
 
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  historyUrl = await freshDatabase(postgres, 'acceptance');
-  platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000', ...historyEnv(historyUrl) } });
-  store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+  running = await startHistoryPlatform('acceptance', { workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } });
+  ({ historyUrl, platform, store } = running);
 });
-afterAll(async () => {
-  await store?.close();
-  await platform?.stop();
-  await postgres?.stop();
-});
+afterAll(async () => { await running?.stop(); });
 
 const ledger = () => readLedger(platform.sims.controlUrl);
 const random = fixtureRandom(20260730);
 const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'acceptance' }));
 let ids: string[] = [];
 
-async function postBatches(items: unknown[]): Promise<{ httpStatus: number; id: string; status: string; duplicate: boolean }[]> {
-  const results = [];
-  for (let i = 0; i < items.length; i += 500) {
-    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
-      .send({ notifications: items.slice(i, i + 500) });
-    expect(res.status).toBe(200);
-    results.push(...res.body.results);
-  }
-  return results;
-}
-
 it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every record archived with its complete attempt history', async () => {
-  const accepted = await postBatches(bodies);
+  const accepted = await postBatches(platform.api.url, bodies);
   expect(accepted.filter((r) => r.httpStatus === 202)).toHaveLength(COUNT);
   ids = accepted.map((r) => r.id);
 
@@ -69,7 +54,7 @@ it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every rec
 it('answers re-POSTs from the compact entries (200, the final status, never delivered again) and a changed payload with 422', async () => {
   expect(ids).toHaveLength(COUNT);
   const before = await ledger();
-  const again = await postBatches(bodies);
+  const again = await postBatches(platform.api.url, bodies);
   expect(again.map((r) => r.id)).toEqual(ids);
   expect(again.every((r) => r.httpStatus === 200 && r.duplicate)).toBe(true);
   const finals = await Promise.all(ids.slice(0, 100).map((id) => store.get(TENANT, id)));

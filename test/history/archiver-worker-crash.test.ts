@@ -1,11 +1,12 @@
-import request from 'supertest';
-import { openHistoryStore, type HistoryStore } from '@notify/history';
-import { readLedger, waitFor, type PrivatePostgres } from '@notify/platform-kit';
+import type { HistoryStore } from '@notify/history';
+import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import { spawnApp, type AppProcess } from '../harness/app-process';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { expectCompleteHistory, historyCounts, historyEnv, redisLeft, waitAllArchived } from './archiver-fixture';
-import { freshDatabase, startTestPostgres } from './postgres-fixture';
+import { postAllAccepted } from '../harness/batch-post';
+import type { TestPlatform } from '../harness/platform';
+import { expectCompleteHistory } from '../harness/view-assertions';
+import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
+import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 
 /**
  * The worker-crash test (test/pipeline/worker-crash.test.ts) with history on: a worker process
@@ -15,23 +16,19 @@ import { freshDatabase, startTestPostgres } from './postgres-fixture';
  */
 const COUNT = 1_200;
 const TENANT = 'tenant-a';
-let postgres: PrivatePostgres;
+let running: HistoryPlatform;
 let historyUrl: string;
 let platform: TestPlatform;
 let store: HistoryStore;
 const workers: AppProcess[] = [];
 
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  historyUrl = await freshDatabase(postgres, 'worker_crash');
-  platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' }, env: historyEnv(historyUrl) });
-  store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+  running = await startHistoryPlatform('worker_crash', { workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
+  ({ historyUrl, platform, store } = running);
 });
 afterAll(async () => {
   for (const worker of workers) await worker.kill();
-  await store?.close();
-  await platform?.stop();
-  await postgres?.stop();
+  await running?.stop();
 });
 
 function startWorker(): AppProcess {
@@ -46,13 +43,7 @@ it('loses nothing, delivers nothing twice and archives everything once when a wo
   const victim = startWorker();
   const random = fixtureRandom(7);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
-  const ids: string[] = [];
-  for (let i = 0; i < COUNT; i += 400) {
-    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
-      .send({ notifications: bodies.slice(i, i + 400) });
-    expect(res.body.accepted).toBe(Math.min(400, COUNT - i));
-    ids.push(...res.body.results.map((r: { id: string }) => r.id));
-  }
+  const ids = await postAllAccepted(platform.api.url, bodies, 400);
 
   // Kill it once it is visibly mid-run and archiving: some delivered and archived, most not.
   await waitFor('the first worker to deliver and archive some', async () =>

@@ -1,7 +1,7 @@
-import request from 'supertest';
 import { spawnApp, type AppProcess } from '../harness/app-process';
+import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { startTestPlatform, type TestPlatform } from '../harness/platform';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 
@@ -41,13 +41,7 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
   const victim = startWorker();
   const random = fixtureRandom(7);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
-  const ids: string[] = [];
-  for (let i = 0; i < COUNT; i += 400) {
-    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
-      .send({ notifications: bodies.slice(i, i + 400) });
-    expect(res.body.accepted).toBe(Math.min(400, COUNT - i));
-    ids.push(...res.body.results.map((r: { id: string }) => r.id));
-  }
+  const ids = await postAllAccepted(platform.api.url, bodies, 400);
 
   // Kill it once it is visibly mid-run: some delivered, most not.
   await waitFor('the first worker to deliver some', async () => (await ledger()).deliveries >= 150, 60_000, 20);
