@@ -69,6 +69,16 @@ async function get(base: RunningApi, path: string, key = KEY_A): Promise<{ statu
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** POSTs one notification for KEY_A's tenant to recipient r-live; returns the HTTP status and the id. */
+async function postLive(base: RunningApi, eventId: string, priority: string, addresses: Record<string, string>): Promise<{ status: number; id: string }> {
+  const res = await fetch(`${base.url}/v1/notifications`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ eventId, priority, recipient: { id: 'r-live', addresses }, content: { title: 't', body: 'b' } }),
+  });
+  return { status: res.status, id: ((await res.json()) as { id: string }).id };
+}
+
 type Page = { items: { id: string; acceptedAt: number; recipientId: string; status: string }[]; nextCursor?: string };
 
 /** Every page of a list, following nextCursor (bounded). */
@@ -296,18 +306,8 @@ describe('GET /v1/notifications/{id}: Redis while in flight, the history after',
 
   it('answers one in flight from Redis, in the same documented shape', async () => {
     const base = await api();
-    const res = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        eventId: 'in-flight-1',
-        priority: 'urgent',
-        recipient: { id: 'r-live', addresses: { sms: '+905551112233' } },
-        content: { title: 't', body: 'b' },
-      }),
-    });
-    expect(res.status).toBe(202);
-    const { id } = (await res.json()) as { id: string };
+    const { status, id } = await postLive(base, 'in-flight-1', 'urgent', { sms: '+905551112233' });
+    expect(status).toBe(202);
     const view = await get(base, `/v1/notifications/${id}`);
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({ id, eventId: 'in-flight-1', recipientId: 'r-live', status: 'accepted' });
@@ -324,17 +324,7 @@ describe('without the history', () => {
       expect(res.body).toEqual({ error: { code: 'DEPENDENCY_UNAVAILABLE', message: expect.stringMatching(/HISTORY_ENABLED=false/) } });
     }
     expect((await get(base, '/v1/notifications?limit=0')).status).toBe(400); // bad input is still the client's
-    const posted = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        eventId: 'no-history-1',
-        priority: 'reminder',
-        recipient: { id: 'r-live', addresses: { email: 'x@example.com' } },
-        content: { title: 't', body: 'b' },
-      }),
-    });
-    const { id } = (await posted.json()) as { id: string };
+    const { id } = await postLive(base, 'no-history-1', 'reminder', { email: 'x@example.com' });
     expect((await get(base, `/v1/notifications/${id}`)).body).toMatchObject({ id, status: 'accepted' });
     expect((await get(base, `/v1/notifications/${recordsA[0]!.id}`)).status).toBe(404);
   });
@@ -342,17 +332,7 @@ describe('without the history', () => {
   it('PostgreSQL down: 503 for the lists and for an archived id, Redis still answers, and the lists come back with it', async () => {
     const base = await api();
     await waitFor('the api opened the history', async () => (await get(base, '/v1/notifications')).status === 200, 30_000);
-    const posted = await fetch(`${base.url}/v1/notifications`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        eventId: 'pg-down-1',
-        priority: 'urgent',
-        recipient: { id: 'r-live', addresses: { push: 'tok' } },
-        content: { title: 't', body: 'b' },
-      }),
-    });
-    const { id } = (await posted.json()) as { id: string };
+    const { id } = await postLive(base, 'pg-down-1', 'urgent', { push: 'tok' });
     await killPostgres();
     try {
       const list = await get(base, '/v1/notifications?status=failed');
