@@ -1,9 +1,8 @@
 import request from 'supertest';
-import type { HistoryStore } from '@notify/history';
 import { ledgerCalls, readLedger } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import { postBatches } from '../harness/batch-post';
-import { TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { TEST_API_KEY } from '../harness/platform';
 import { laneCounts } from '../harness/queue-counts';
 import { expectCompleteHistory } from '../harness/view-assertions';
 import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
@@ -18,27 +17,23 @@ import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 const COUNT = 2_000;
 const TENANT = 'tenant-a';
 let running: HistoryPlatform;
-let historyUrl: string;
-let platform: TestPlatform;
-let store: HistoryStore;
 
 beforeAll(async () => {
   running = await startHistoryPlatform('acceptance', { workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } });
-  ({ historyUrl, platform, store } = running);
 });
 afterAll(async () => { await running?.stop(); });
 
-const ledger = () => readLedger(platform.sims.controlUrl);
+const ledger = () => readLedger(running.platform.sims.controlUrl);
 const random = fixtureRandom(20260730);
 const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'acceptance' }));
 let ids: string[] = [];
 
 it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every record archived with its complete attempt history', async () => {
-  const accepted = await postBatches(platform.api.url, bodies);
+  const accepted = await postBatches(running.platform.api.url, bodies);
   expect(accepted.filter((r) => r.httpStatus === 202)).toHaveLength(COUNT);
   ids = accepted.map((r) => r.id);
 
-  const views = await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, ids, 180_000);
+  const views = await waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT }, ids, 180_000);
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const summary = await ledger();
   process.stdout.write(`acceptance with history: delivered ${delivered}/${COUNT}, calls ${ledgerCalls(summary)}, duplicates ${summary.duplicateKeys.length}\n`);
@@ -47,27 +42,27 @@ it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every rec
   expect(summary.deliveredKeys).toBeGreaterThanOrEqual(delivered);
   expect(ledgerCalls(summary) / COUNT).toBeLessThanOrEqual(1.12);
   for (const view of views) expectCompleteHistory(view);
-  expect(await historyCounts(historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
-  expect(await redisLeft(platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
+  expect(await historyCounts(running.historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
+  expect(await redisLeft(running.platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
 });
 
 it('answers re-POSTs from the compact entries (200, the final status, never delivered again) and a changed payload with 422', async () => {
   expect(ids).toHaveLength(COUNT);
   const before = await ledger();
-  const again = await postBatches(platform.api.url, bodies);
+  const again = await postBatches(running.platform.api.url, bodies);
   expect(again.map((r) => r.id)).toEqual(ids);
   expect(again.every((r) => r.httpStatus === 200 && r.duplicate)).toBe(true);
-  const finals = await Promise.all(ids.slice(0, 100).map((id) => store.get(TENANT, id)));
+  const finals = await Promise.all(ids.slice(0, 100).map((id) => running.store.get(TENANT, id)));
   expect(again.slice(0, 100).map((r) => r.status)).toEqual(finals.map((v) => v?.status));
 
-  const changed = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+  const changed = await request(running.platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
     .send({ ...(bodies[0] as object), priority: 'reminder', content: { title: 'changed', body: 'payload' } });
   expect(changed.status).toBe(422);
 
-  const counts = await Promise.all(laneCounts(platform.redis.url));
+  const counts = await Promise.all(laneCounts(running.platform.redis.url));
   expect(counts.reduce((a, c) => a + c, 0)).toBe(0);
   const after = await ledger();
   expect(after.deliveries).toBe(before.deliveries);
   expect(ledgerCalls(after)).toBe(ledgerCalls(before));
-  expect((await redisLeft(platform.redis.url, ids)).fullRecords).toBe(0);
+  expect((await redisLeft(running.platform.redis.url, ids)).fullRecords).toBe(0);
 });

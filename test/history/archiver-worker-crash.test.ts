@@ -1,9 +1,7 @@
-import type { HistoryStore } from '@notify/history';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import { spawnApp, type AppProcess } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
-import type { TestPlatform } from '../harness/platform';
 import { expectCompleteHistory } from '../harness/view-assertions';
 import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
 import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
@@ -17,14 +15,10 @@ import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 const COUNT = 1_200;
 const TENANT = 'tenant-a';
 let running: HistoryPlatform;
-let historyUrl: string;
-let platform: TestPlatform;
-let store: HistoryStore;
 const workers: AppProcess[] = [];
 
 beforeAll(async () => {
   running = await startHistoryPlatform('worker_crash', { workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
-  ({ historyUrl, platform, store } = running);
 });
 afterAll(async () => {
   for (const worker of workers) await worker.kill();
@@ -32,27 +26,27 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnApp('worker', { ...platform.env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
+  const worker = spawnApp('worker', { ...running.platform.env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
   workers.push(worker);
   return worker;
 }
 
-const ledger = () => readLedger(platform.sims.controlUrl);
+const ledger = () => readLedger(running.platform.sims.controlUrl);
 
 it('loses nothing, delivers nothing twice and archives everything once when a worker is SIGKILLed mid-run', async () => {
   const victim = startWorker();
   const random = fixtureRandom(7);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
-  const ids = await postAllAccepted(platform.api.url, bodies, 400);
+  const ids = await postAllAccepted(running.platform.api.url, bodies, 400);
 
   // Kill it once it is visibly mid-run and archiving: some delivered and archived, most not.
   await waitFor('the first worker to deliver and archive some', async () =>
-    (await ledger()).deliveries >= 150 && (await historyCounts(historyUrl, ids)).rows >= 50, 60_000, 20);
+    (await ledger()).deliveries >= 150 && (await historyCounts(running.historyUrl, ids)).rows >= 50, 60_000, 20);
   await victim.kill();
   expect((await ledger()).deliveries).toBeLessThan(COUNT);
 
   startWorker();
-  const views = await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, ids, 150_000);
+  const views = await waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT }, ids, 150_000);
   const summary = await ledger();
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;
@@ -63,6 +57,6 @@ it('loses nothing, delivers nothing twice and archives everything once when a wo
   expect(summary.deliveredKeys).toBeGreaterThanOrEqual(delivered);
   expect(recovered).toBeGreaterThan(0);
   for (const view of views) expectCompleteHistory(view);
-  expect(await historyCounts(historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
-  expect(await redisLeft(platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
+  expect(await historyCounts(running.historyUrl, ids)).toEqual({ rows: COUNT, distinct: COUNT });
+  expect(await redisLeft(running.platform.redis.url, ids)).toEqual({ fullRecords: 0, queued: 0 });
 });
