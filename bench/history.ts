@@ -42,16 +42,26 @@ function int(name: keyof typeof values, min: number, max: number): number {
  * `runRedisSide(options)`; this main calls it after the PostgreSQL figures and prints what it
  * returns. Absent (or --redis-side skip): the PostgreSQL figures alone.
  */
-export interface RedisSideOptions { postgresUrl: string; log: (line: string) => void }
-export interface RedisSideResult { figures: Record<string, number | string>; markdown?: string }
-interface RedisSideModule { runRedisSide(options: RedisSideOptions): Promise<RedisSideResult> }
+export interface RedisSideOptions {
+  postgresUrl: string;
+  log: (line: string) => void;
+}
+export interface RedisSideResult {
+  figures: Record<string, number | string>;
+  markdown?: string;
+}
+interface RedisSideModule {
+  runRedisSide(options: RedisSideOptions): Promise<RedisSideResult>;
+}
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en');
 const f1 = (n: number) => n.toFixed(1);
 
 function report(p: PostgresFigures): string {
   const lines = [
-    `PostgreSQL history: ${f0(p.rows)} notifications (${Object.entries(p.statusMix).map(([k, v]) => `${k} ${(100 * v / p.rows).toFixed(2)}%`).join(', ')})`,
+    `PostgreSQL history: ${f0(p.rows)} notifications (${Object.entries(p.statusMix)
+      .map(([k, v]) => `${k} ${((100 * v) / p.rows).toFixed(2)}%`)
+      .join(', ')})`,
     `  insertBatch: ${f0(p.insertPerSecond)} records/s (${f1(p.insertSeconds)} s inserting)`,
     `  bytes per notification (table + indexes, all partitions): ${f1(p.bytes.perNotification)} B   [target <= 300]`,
     `    heap ${f1(p.bytes.heap / p.rows)} B, toast/fsm/vm ${f1(p.bytes.toast / p.rows)} B`,
@@ -59,7 +69,10 @@ function report(p: PostgresFigures): string {
     '  alternatives (indexes built fresh on the largest partition; detail on a 20,000-record sample):',
     ...p.alternatives.map((a) => `    ${a.name}: ${f1(a.bytesPerRow)} B/row  vs  ${a.versus}: ${f1(a.versusBytesPerRow)} B/row`),
     '  list queries (limit 50, first page, through HistoryStore.list):',
-    ...p.queries.map((q) => `    ${q.name.padEnd(34)} p50 ${q.p50Ms.toFixed(2)} ms  p99 ${q.p99Ms.toFixed(2)} ms  (${q.count} queries, ${q.meanRows.toFixed(1)} rows/page)  [p99 target < 50 ms]`),
+    ...p.queries.map(
+      (q) =>
+        `    ${q.name.padEnd(34)} p50 ${q.p50Ms.toFixed(2)} ms  p99 ${q.p99Ms.toFixed(2)} ms  (${q.count} queries, ${q.meanRows.toFixed(1)} rows/page)  [p99 target < 50 ms]`,
+    ),
     '',
     ...p.queries.flatMap((q) => [`EXPLAIN ANALYZE — ${q.name} (${q.filter}):`, ...q.plan.split('\n').map((l) => `  ${l}`), '']),
   ];
@@ -72,11 +85,20 @@ async function main(): Promise<void> {
     return;
   }
   const rows = int('rows', 1_000, 20_000_000);
-  const options = { rows, days: int('days', 1, 60), tenants: int('tenants', 1, 10_000), batch: int('batch', 1, 50_000), queries: int('queries', 1, 100_000), maxInsertSeconds: int('max-insert-seconds', 1, 7_200) };
+  const options = {
+    rows,
+    days: int('days', 1, 60),
+    tenants: int('tenants', 1, 10_000),
+    batch: int('batch', 1, 50_000),
+    queries: int('queries', 1, 100_000),
+    maxInsertSeconds: int('max-insert-seconds', 1, 7_200),
+  };
   const log = (line: string) => process.stderr.write(`[bench:history] ${line}\n`);
   await ensurePostgresBinaries({ env: process.env, log });
   const server = await startPrivatePostgres({ settings: { shared_buffers: '256MB', max_wal_size: '4GB', checkpoint_timeout: '30min' } });
-  const stopOnSignal = () => { void server.stop().finally(() => process.exit(130)); };
+  const stopOnSignal = () => {
+    void server.stop().finally(() => process.exit(130));
+  };
   process.once('SIGINT', stopOnSignal);
   try {
     log(`private PostgreSQL on port ${server.port}`);
@@ -103,7 +125,11 @@ async function main(): Promise<void> {
     } else {
       process.stdout.write(`${report(figures)}\n`);
       if (out.redis) {
-        process.stdout.write(`Redis side (archiver):\n${Object.entries(out.redis.figures).map(([k, v]) => `  ${k}: ${typeof v === 'number' ? v.toLocaleString('en') : v}`).join('\n')}\n`);
+        process.stdout.write(
+          `Redis side (archiver):\n${Object.entries(out.redis.figures)
+            .map(([k, v]) => `  ${k}: ${typeof v === 'number' ? v.toLocaleString('en') : v}`)
+            .join('\n')}\n`,
+        );
         if (out.redis.markdown) process.stdout.write(`${out.redis.markdown}\n`);
       }
     }
@@ -114,6 +140,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`[bench:history] ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`[bench:history] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -64,7 +64,10 @@ function appEnv(text: string): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  if (values.help) { process.stdout.write(`${USAGE}\n`); return; }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const rates = numbers(values.rates, 'rates');
   const singleRates = numbers(values['single-rates'], 'single-rates');
   const seconds = Number(values.seconds);
@@ -104,22 +107,45 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  const log = (line: string) => { if (!values.json) process.stderr.write(`${line}\n`); };
+  const log = (line: string) => {
+    if (!values.json) process.stderr.write(`${line}\n`);
+  };
   const report: BenchReport = {
-    header: '', rates: [], intake: [], twoHop: undefined, label: Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`).join(' '),
+    header: '',
+    rates: [],
+    intake: [],
+    twoHop: undefined,
+    label: Object.entries(extraEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' '),
   };
   const platformEnv = {
-    CASCADE_TRANSIENT_DELAY_MS: delay, CASCADE_RECONCILE_DELAY_MS: delay, CASCADE_UNAVAILABLE_RETRY_MS: delay, ...extraEnv,
+    CASCADE_TRANSIENT_DELAY_MS: delay,
+    CASCADE_RECONCILE_DELAY_MS: delay,
+    CASCADE_UNAVAILABLE_RETRY_MS: delay,
+    ...extraEnv,
   };
   const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const privateRedis = (group: ProcessGroup, name: string) => startPrivateRedis({ group, env: inherited, dataDir: join(dir, name), persistence: 'none', signal: abort.signal });
-  const platformOf = (count: number) => startProcessPlatform({
-    group: phase(), inherited, workers: count, apiKeys: `${BENCH_API_KEY}:${BENCH_TENANT}`, appEnv: platformEnv, simEnv: { SIM_LATENCY_MS: latency },
-    dataDir: join(dir, `platform-${count}`), signal: abort.signal,
-  });
+  const privateRedis = (group: ProcessGroup, name: string) =>
+    startPrivateRedis({ group, env: inherited, dataDir: join(dir, name), persistence: 'none', signal: abort.signal });
+  const platformOf = (count: number) =>
+    startProcessPlatform({
+      group: phase(),
+      inherited,
+      workers: count,
+      apiKeys: `${BENCH_API_KEY}:${BENCH_TENANT}`,
+      appEnv: platformEnv,
+      simEnv: { SIM_LATENCY_MS: latency },
+      dataDir: join(dir, `platform-${count}`),
+      signal: abort.signal,
+    });
   const withRedis = async <T>(url: string, run: (redis: Redis) => Promise<T>): Promise<T> => {
     const redis = new Redis(url, { maxRetriesPerRequest: null });
-    try { return await run(redis); } finally { redis.disconnect(); }
+    try {
+      return await run(redis);
+    } finally {
+      redis.disconnect();
+    }
   };
 
   try {
@@ -131,9 +157,19 @@ async function main(): Promise<void> {
       await withRedis(redis.url, (r) => prefillTwoHop(r, jobs));
       const hops: { url: string; child: ManagedProcess }[] = [];
       for (let i = 0; i < workers; i += 1) {
-        hops.push(await startReference(group, `two-hop-${i + 1}`, 'two-hop.ts', { REDIS_URL: redis.url, CONCURRENCY: '100', LATENCY_MS: latency }, abort.signal));
+        hops.push(
+          await startReference(group, `two-hop-${i + 1}`, 'two-hop.ts', { REDIS_URL: redis.url, CONCURRENCY: '100', LATENCY_MS: latency }, abort.signal),
+        );
       }
-      report.twoHop = await withRedis(redis.url, (r) => measureTwoHop(r, hops.map((h) => h.url), jobs, seconds, settle));
+      report.twoHop = await withRedis(redis.url, (r) =>
+        measureTwoHop(
+          r,
+          hops.map((h) => h.url),
+          jobs,
+          seconds,
+          settle,
+        ),
+      );
       await group.stopAll();
     }
     if (refs === 'all' || refs === 'intake') {
@@ -143,7 +179,8 @@ async function main(): Promise<void> {
       const bare = await startReference(group, 'bare-intake', 'bare-intake.ts', { REDIS_URL: redis.url }, abort.signal);
       await withRedis(redis.url, async (r) => {
         await holdIntake('bare', { url: bare.url, apiKey: 'none', redis: r }, (singleRates[0] as number) / 2, 3, 1);
-        for (const rate of singleRates) report.intake.push(await holdIntake('bare prototype', { url: bare.url, apiKey: 'none', redis: r }, rate, seconds, rate));
+        for (const rate of singleRates)
+          report.intake.push(await holdIntake('bare prototype', { url: bare.url, apiKey: 'none', redis: r }, rate, seconds, rate));
       });
       await group.stopAll();
 
@@ -162,7 +199,10 @@ async function main(): Promise<void> {
     try {
       await withRedis(platform.redisUrl, async (redis) => {
         const target: BenchTarget = {
-          apiUrl: platform.apiUrl, apiKey: BENCH_API_KEY, tenant: BENCH_TENANT, redis,
+          apiUrl: platform.apiUrl,
+          apiKey: BENCH_API_KEY,
+          tenant: BENCH_TENANT,
+          redis,
           metricsUrls: [platform.apiMetricsUrl, ...platform.workerUrls.map((u) => `${u}/metrics`)],
         };
         const common = { mode, urgentShare: 0.5, drainSeconds, urgentSample } as const;
@@ -183,7 +223,8 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const cpu = cpus();
-  report.header = `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${workers} worker processes + simulators + ` +
+  report.header =
+    `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${workers} worker processes + simulators + ` +
     `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; cascade delay scaled from 30 s to ${delay} ms; ` +
     `each rate held ${seconds} s, steady window after ${settle} s`;
   process.stdout.write(formatResults(report, values.json));

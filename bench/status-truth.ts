@@ -34,10 +34,17 @@ async function post(url: string, body?: unknown): Promise<Response> {
 
 async function main(): Promise<void> {
   const platform = await startProcessPlatform({
-    group, inherited, workers: 2, apiKeys: `${KEY}:tenant-a`, dataDir,
+    group,
+    inherited,
+    workers: 2,
+    apiKeys: `${KEY}:tenant-a`,
+    dataDir,
     appEnv: {
-      ...cascadeTimeEnv(0.01), ...breakerTimeEnv(0.01, true),
-      PROVIDER_TIMEOUT_MS: '300', CASCADE_MAX_AGE_MS: '20000', CASCADE_RECONCILE_DELAY_MS: '500',
+      ...cascadeTimeEnv(0.01),
+      ...breakerTimeEnv(0.01, true),
+      PROVIDER_TIMEOUT_MS: '300',
+      CASCADE_MAX_AGE_MS: '20000',
+      CASCADE_RECONCILE_DELAY_MS: '500',
     },
   });
   try {
@@ -70,12 +77,20 @@ async function main(): Promise<void> {
       const notifications = Array.from({ length: Math.min(BATCH, COUNT - sent) }, (_, j) => {
         const i = sent + j;
         return {
-          eventId: `truth-${i}`, priority: i % 3 === 0 ? 'reminder' : 'urgent', content: { title: 'Parcel', body: `Update ${i}` },
-          recipient: { id: `u-${i}`, preferences: ['push', 'sms', 'email'], addresses: { push: `tok-${i}`, sms: `+90555${String(1_000_000 + i).slice(-7)}`, email: `u${i}@example.com` } },
+          eventId: `truth-${i}`,
+          priority: i % 3 === 0 ? 'reminder' : 'urgent',
+          content: { title: 'Parcel', body: `Update ${i}` },
+          recipient: {
+            id: `u-${i}`,
+            preferences: ['push', 'sms', 'email'],
+            addresses: { push: `tok-${i}`, sms: `+90555${String(1_000_000 + i).slice(-7)}`, email: `u${i}@example.com` },
+          },
         };
       });
       const res = await fetch(`${platform.apiUrl}/v1/notifications/batch`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify({ notifications }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ notifications }),
       });
       const body = (await res.json()) as { results?: { httpStatus: number; id?: string }[] };
       for (const r of body.results ?? []) {
@@ -91,38 +106,47 @@ async function main(): Promise<void> {
     const views = new Map<string, NotificationView>();
     const readAll = async (list: string[]) => {
       for (let i = 0; i < list.length; i += 32) {
-        await Promise.all(list.slice(i, i + 32).map(async (id) => {
-          const res = await fetch(`${platform.apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
-          if (res.ok) views.set(id, (await res.json()) as NotificationView);
-        }));
+        await Promise.all(
+          list.slice(i, i + 32).map(async (id) => {
+            const res = await fetch(`${platform.apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+            if (res.ok) views.set(id, (await res.json()) as NotificationView);
+          }),
+        );
       }
     };
     const terminal = new Set(['delivered', 'failed', 'unconfirmed']);
-    await waitFor('every notification terminal', async () => {
-      await readAll(ids.filter((id) => !terminal.has(views.get(id)?.status ?? '')));
-      return ids.every((id) => terminal.has(views.get(id)?.status ?? ''));
-    }, Math.max(10_000, RUN_LIMIT_MS - (Date.now() - started)), 2_000).catch(() => undefined);
+    await waitFor(
+      'every notification terminal',
+      async () => {
+        await readAll(ids.filter((id) => !terminal.has(views.get(id)?.status ?? '')));
+        return ids.every((id) => terminal.has(views.get(id)?.status ?? ''));
+      },
+      Math.max(10_000, RUN_LIMIT_MS - (Date.now() - started)),
+      2_000,
+    ).catch(() => undefined);
 
     const counts = { delivered: 0, failed: 0, unconfirmed: 0, unconfirmedDelivered: 0, stuck: 0, contradictions: 0, duplicates: 0 };
     const examples: string[] = [];
     for (let i = 0; i < ids.length; i += 32) {
-      await Promise.all(ids.slice(i, i + 32).map(async (id) => {
-        const view = views.get(id);
-        const ledger = (await (await fetch(`${platform.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] };
-        const seen = ledger.deliveries.length;
-        if (seen > 1) counts.duplicates += 1;
-        const status = view?.status ?? 'missing';
-        if (status === 'delivered') counts.delivered += 1;
-        else if (status === 'failed') counts.failed += 1;
-        else if (status === 'unconfirmed') {
-          counts.unconfirmed += 1;
-          if (seen > 0) counts.unconfirmedDelivered += 1;
-        } else counts.stuck += 1;
-        if ((status === 'delivered' && seen === 0) || (status === 'failed' && seen > 0)) {
-          counts.contradictions += 1;
-          if (examples.length < 5) examples.push(`${id}: ${status}${view?.failureReason ? ` (${view.failureReason})` : ''}, provider deliveries ${seen}`);
-        }
-      }));
+      await Promise.all(
+        ids.slice(i, i + 32).map(async (id) => {
+          const view = views.get(id);
+          const ledger = (await (await fetch(`${platform.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] };
+          const seen = ledger.deliveries.length;
+          if (seen > 1) counts.duplicates += 1;
+          const status = view?.status ?? 'missing';
+          if (status === 'delivered') counts.delivered += 1;
+          else if (status === 'failed') counts.failed += 1;
+          else if (status === 'unconfirmed') {
+            counts.unconfirmed += 1;
+            if (seen > 0) counts.unconfirmedDelivered += 1;
+          } else counts.stuck += 1;
+          if ((status === 'delivered' && seen === 0) || (status === 'failed' && seen > 0)) {
+            counts.contradictions += 1;
+            if (examples.length < 5) examples.push(`${id}: ${status}${view?.failureReason ? ` (${view.failureReason})` : ''}, provider deliveries ${seen}`);
+          }
+        }),
+      );
     }
     const ledger = (await (await fetch(`${platform.controlUrl}/ledger`)).json()) as { calls: Record<string, number> };
     const calls = Object.values(ledger.calls).reduce((a, b) => a + b, 0);

@@ -10,8 +10,22 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BINARIES, DEFAULT_ENTRIES, ensureBinaries, ensurePostgresBinaries, EXIT, isMissingBinaryError, postgresAnswers, ProcessGroup, redisAnswers, REPO_ROOT,
-  startApp, startPrivatePostgres, startPrivateRedis, type AppName, type PrivatePostgres, type PrivateRedis,
+  BINARIES,
+  DEFAULT_ENTRIES,
+  ensureBinaries,
+  ensurePostgresBinaries,
+  EXIT,
+  isMissingBinaryError,
+  postgresAnswers,
+  ProcessGroup,
+  redisAnswers,
+  REPO_ROOT,
+  startApp,
+  startPrivatePostgres,
+  startPrivateRedis,
+  type AppName,
+  type PrivatePostgres,
+  type PrivateRedis,
 } from '@notify/platform-kit';
 import { DEV_DEFAULTS, devOrigin, parseEnv } from '@notify/runtime';
 
@@ -78,7 +92,9 @@ async function ensurePostgres(): Promise<PrivatePostgres | undefined> {
   }
   const url = new URL(env.DATABASE_URL);
   if (!LOCAL_HOSTS.includes(url.hostname)) {
-    throw new Error(`no PostgreSQL answers at ${shown(env.DATABASE_URL)}, and it is not local: start it, point DATABASE_URL elsewhere, or set HISTORY_ENABLED=false`);
+    throw new Error(
+      `no PostgreSQL answers at ${shown(env.DATABASE_URL)}, and it is not local: start it, point DATABASE_URL elsewhere, or set HISTORY_ENABLED=false`,
+    );
   }
   await ensurePostgresBinaries({ env: process.env, log });
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
@@ -94,11 +110,20 @@ let phase: 'redis' | 'postgres' = 'redis';
 let stopping = false;
 
 function run(app: AppName, name: string, extraEnv: Record<string, string>, restart: boolean): void {
-  const child = startApp(apps, { name, entry: DEFAULT_ENTRIES[app], env: { ...process.env, ...extraEnv }, inheritOutput: true, compiled: env.NODE_ENV === 'production' });
+  const child = startApp(apps, {
+    name,
+    entry: DEFAULT_ENTRIES[app],
+    env: { ...process.env, ...extraEnv },
+    inheritOutput: true,
+    compiled: env.NODE_ENV === 'production',
+  });
   void child.exited.then(({ code, signal }) => {
     if (stopping) return;
     log(`${name} exited (${signal ?? code})${restart ? `: restarting in ${RESTART_AFTER_MS} ms` : ''}`);
-    if (restart) setTimeout(() => { if (!stopping) run(app, name, extraEnv, restart); }, RESTART_AFTER_MS);
+    if (restart)
+      setTimeout(() => {
+        if (!stopping) run(app, name, extraEnv, restart);
+      }, RESTART_AFTER_MS);
     else void stop(EXIT.failed);
   });
 }
@@ -130,7 +155,9 @@ async function main(): Promise<void> {
   // Only the public development key is ever printed: a real key never reaches a terminal or a log.
   const devKey = env.API_KEYS.startsWith(`${DEV_DEFAULTS.apiKey}:`) ? DEV_DEFAULTS.apiKey : '<your API key>';
   log(`POST notifications to ${api}/v1/notifications (Authorization: Bearer ${devKey})`);
-  log(`metrics: http://127.0.0.1:${env.API_METRICS_PORT}/metrics (api), http://127.0.0.1:${env.METRICS_PORT}/metrics (worker); simulators control: ${devOrigin(DEV_DEFAULTS.simControlPort)}/control/channels`);
+  log(
+    `metrics: http://127.0.0.1:${env.API_METRICS_PORT}/metrics (api), http://127.0.0.1:${env.METRICS_PORT}/metrics (worker); simulators control: ${devOrigin(DEV_DEFAULTS.simControlPort)}/control/channels`,
+  );
 }
 
 main().catch((error: unknown) => {

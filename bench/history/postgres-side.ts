@@ -6,9 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import {
-  CHANNELS, notificationId, seededRandom, type AttemptRecord, type Channel, type SkipRecord,
-} from '@notify/core';
+import { CHANNELS, notificationId, seededRandom, type AttemptRecord, type Channel, type SkipRecord } from '@notify/core';
 import { listQuery, type HistoryRecord, type HistoryStore, type ListFilter } from '@notify/history';
 import { BI_ASSUMPTIONS } from '@notify/models';
 import { percentile, pickPreferred } from '@notify/platform-kit';
@@ -28,7 +26,15 @@ export interface PostgresSideOptions {
   log: (line: string) => void;
 }
 
-export interface QueryFigures { name: string; filter: string; p50Ms: number; p99Ms: number; count: number; meanRows: number; plan: string }
+export interface QueryFigures {
+  name: string;
+  filter: string;
+  p50Ms: number;
+  p99Ms: number;
+  count: number;
+  meanRows: number;
+  plan: string;
+}
 export interface PostgresFigures {
   rows: number;
   insertSeconds: number;
@@ -47,8 +53,14 @@ function tenantPicker(count: number): (u: number) => number {
   const weights = Array.from({ length: count }, (_, r) => 1 / (r + 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const cumulative: number[] = [];
-  weights.reduce((acc, w) => { cumulative.push((acc + w) / total); return acc + w; }, 0);
-  return (u) => { const i = cumulative.findIndex((c) => u < c); return i < 0 ? count - 1 : i; };
+  weights.reduce((acc, w) => {
+    cumulative.push((acc + w) / total);
+    return acc + w;
+  }, 0);
+  return (u) => {
+    const i = cumulative.findIndex((c) => u < c);
+    return i < 0 ? count - 1 : i;
+  };
 }
 
 /**
@@ -71,7 +83,7 @@ function cascade(random: () => number, acceptedAt: number, preferred: Channel) {
     const channel = unknownOn ?? plan[i % plan.length] ?? preferred;
     i += unknownOn ? 0 : 1;
     if (refused.has(channel)) continue;
-    const kind = unknownOn ? 'reconcile' as const : 'send' as const;
+    const kind = unknownOn ? ('reconcile' as const) : ('send' as const);
     const durationMs = 20 + Math.floor(random() * 180);
     const u = random();
     const base = { step: attempts.length + 1, channel, kind, startedAt: at, finishedAt: at + durationMs, durationMs, spent: true };
@@ -82,7 +94,14 @@ function cascade(random: () => number, acceptedAt: number, preferred: Channel) {
     } else if (u < permanentError[channel] + transientError[channel]) {
       attempts.push({ ...base, outcome: 'transient', errorClass: 'http-503', message: 'provider answered 503' });
     } else if (u < permanentError[channel] + transientError[channel] + 0.003) {
-      attempts.push({ ...base, durationMs: 5_000, finishedAt: at + 5_000, outcome: 'unknown', errorClass: 'timeout', message: 'no answer within the call timeout' });
+      attempts.push({
+        ...base,
+        durationMs: 5_000,
+        finishedAt: at + 5_000,
+        outcome: 'unknown',
+        errorClass: 'timeout',
+        message: 'no answer within the call timeout',
+      });
       unknownOn = channel;
     } else {
       attempts.push({ ...base, outcome: 'delivered' });
@@ -93,7 +112,7 @@ function cascade(random: () => number, acceptedAt: number, preferred: Channel) {
   for (const c of refused) if (!attempts.some((a) => a.channel === c && a.outcome === 'permanent')) skips.push({ channel: c, reason: 'suppressed', at });
   const uncertain = attempts[attempts.length - 1]?.outcome === 'unknown';
   const reason = uncertain ? 'unknown-outcome-budget-exhausted' : refused.size === plan.length ? 'all-channels-permanent' : 'budget-exhausted';
-  return { plan, attempts, skips, status: uncertain ? 'unconfirmed' as const : 'failed' as const, failureReason: reason, finishedAt: at };
+  return { plan, attempts, skips, status: uncertain ? ('unconfirmed' as const) : ('failed' as const), failureReason: reason, finishedAt: at };
 }
 
 /** A stream of terminal records in acceptance order over `days` days ending at nowMs. */
@@ -121,13 +140,20 @@ export function syntheticRecords(options: { rows: number; days: number; tenants:
       const addressHashes: Partial<Record<Channel, string>> = {};
       for (const a of c.attempts) addressHashes[a.channel] ??= sha(`${a.channel}:${recipientId}`);
       return {
-        tenant, id: notificationId(tenant, eventId, recipientId), eventId, recipientId,
+        tenant,
+        id: notificationId(tenant, eventId, recipientId),
+        eventId,
+        recipientId,
         priority: random() < 0.3 ? 'urgent' : 'reminder',
-        status: c.status, plan: c.plan,
+        status: c.status,
+        plan: c.plan,
         ...(c.status === 'delivered' ? { deliveredChannel: c.deliveredChannel, deliveredAt: c.deliveredAt, latencyMs: c.deliveredAt - acceptedAt } : {}),
-        acceptedAt, finishedAt: c.finishedAt,
+        acceptedAt,
+        finishedAt: c.finishedAt,
         ...(c.failureReason ? { failureReason: c.failureReason } : {}),
-        attempts: c.attempts, skips: c.skips, addressHashes,
+        attempts: c.attempts,
+        skips: c.skips,
+        addressHashes,
       };
     },
   };
@@ -138,8 +164,11 @@ async function sizes(client: pg.Client) {
   const leaves = `SELECT relid FROM pg_partition_tree('history_notifications') WHERE isleaf`;
   const heap = await one(`SELECT sum(pg_relation_size(relid))::text AS n FROM (${leaves}) l`);
   const total = await one(`SELECT sum(pg_total_relation_size(relid))::text AS n FROM (${leaves}) l`);
-  const indexNames = (await client.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'history_notifications'::regclass ORDER BY 1`)).rows.map((r) => r.name);
+  const indexNames = (
+    await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'history_notifications'::regclass ORDER BY 1`,
+    )
+  ).rows.map((r) => r.name);
   const indexes: Record<string, number> = {};
   for (const name of indexNames) indexes[name] = await one(`SELECT sum(pg_relation_size(relid))::text AS n FROM pg_partition_tree('${name}') WHERE isleaf`);
   const indexTotal = Object.values(indexes).reduce((a, b) => a + b, 0);
@@ -159,26 +188,50 @@ async function alternatives(client: pg.Client, partition: string, rows: number) 
     out.push({ name, bytesPerRow: await size('bench_alt_a', chosen), versus, versusBytesPerRow: await size('bench_alt_b', versusDef) });
   };
   await pair('recipient: (hash8(tenant, recipient))', '(hashtextextended(recipient_id, tenant_id))', '(tenant, recipient text)', '(tenant_id, recipient_id)');
-  await pair('event: (hash8(tenant, event))', '(hashtextextended(event_id, tenant_id))', '(hash8(tenant, event), time)', '(hashtextextended(event_id, tenant_id), accepted_at)');
+  await pair(
+    'event: (hash8(tenant, event))',
+    '(hashtextextended(event_id, tenant_id))',
+    '(hash8(tenant, event), time)',
+    '(hashtextextended(event_id, tenant_id), accepted_at)',
+  );
   await pair('tenant + time: (tenant, time)', '(tenant_id, accepted_at)', '(tenant, time, id)', '(tenant_id, accepted_at, id)');
-  await pair('undelivered: partial (tenant, time) WHERE status <> delivered', '(tenant_id, accepted_at) WHERE status <> 5', 'full (tenant, status, time)', '(tenant_id, status, accepted_at)');
+  await pair(
+    'undelivered: partial (tenant, time) WHERE status <> delivered',
+    '(tenant_id, accepted_at) WHERE status <> 5',
+    'full (tenant, status, time)',
+    '(tenant_id, status, accepted_at)',
+  );
   return out;
 }
 
 /** The detail blob against jsonb of the same attempts, skips, hashes and reason, on a sample. */
 async function detailVersusJsonb(client: pg.Client, sample: HistoryRecord[]): Promise<PostgresFigures['alternatives'][number]> {
   await client.query('CREATE TEMP TABLE bench_jsonb (j jsonb NOT NULL)');
-  const json = sample.map((r) => JSON.stringify({ attempts: r.attempts, skips: r.skips, addressHashes: r.addressHashes, ...(r.failureReason ? { failureReason: r.failureReason } : {}) }));
+  const json = sample.map((r) =>
+    JSON.stringify({ attempts: r.attempts, skips: r.skips, addressHashes: r.addressHashes, ...(r.failureReason ? { failureReason: r.failureReason } : {}) }),
+  );
   await client.query('INSERT INTO bench_jsonb SELECT unnest($1::jsonb[])', [json]);
   const jsonb = Number((await client.query<{ n: string }>('SELECT avg(pg_column_size(j))::text AS n FROM bench_jsonb')).rows[0]?.n);
   const ids = sample.map((r) => r.id);
-  const bytea = Number((await client.query<{ n: string }>(`SELECT avg(pg_column_size(detail))::text AS n FROM history_notifications WHERE id = ANY($1::uuid[])`, [ids])).rows[0]?.n);
+  const bytea = Number(
+    (await client.query<{ n: string }>(`SELECT avg(pg_column_size(detail))::text AS n FROM history_notifications WHERE id = ANY($1::uuid[])`, [ids])).rows[0]
+      ?.n,
+  );
   await client.query('DROP TABLE bench_jsonb');
-  return { name: 'detail: compact bytea (attempts, skips, hashes)', bytesPerRow: bytea, versus: 'jsonb of the same fields as archived (64-hex hashes)', versusBytesPerRow: jsonb };
+  return {
+    name: 'detail: compact bytea (attempts, skips, hashes)',
+    bytesPerRow: bytea,
+    versus: 'jsonb of the same fields as archived (64-hex hashes)',
+    versusBytesPerRow: jsonb,
+  };
 }
 
 function describeFilter(f: Omit<ListFilter, 'limit'>): string {
-  return Object.entries(f).map(([k, v]) => `${k}=${k === 'since' || k === 'until' ? new Date(v as number).toISOString() : String(v)}`).join(' ') || '(none)';
+  return (
+    Object.entries(f)
+      .map(([k, v]) => `${k}=${k === 'since' || k === 'until' ? new Date(v as number).toISOString() : String(v)}`)
+      .join(' ') || '(none)'
+  );
 }
 
 export async function runPostgresSide(o: PostgresSideOptions): Promise<PostgresFigures> {
@@ -189,7 +242,9 @@ export async function runPostgresSide(o: PostgresSideOptions): Promise<PostgresF
   let inserted = 0;
   let insertMs = 0;
   const deadline = performance.now() + o.maxInsertSeconds * 1000;
-  o.log(`inserting ${o.rows.toLocaleString('en')} records over ${o.days} days, ${o.tenants} tenants, ~${source.recipients.toLocaleString('en')} recipients, batches of ${o.batch}`);
+  o.log(
+    `inserting ${o.rows.toLocaleString('en')} records over ${o.days} days, ${o.tenants} tenants, ~${source.recipients.toLocaleString('en')} recipients, batches of ${o.batch}`,
+  );
   let lastLog = performance.now();
   while (inserted < o.rows && performance.now() < deadline) {
     const batch = Array.from({ length: Math.min(o.batch, o.rows - inserted) }, () => source.next());
@@ -215,9 +270,12 @@ export async function runPostgresSide(o: PostgresSideOptions): Promise<PostgresF
     await client.query('ANALYZE history_notifications');
     const s = await sizes(client);
     const count = Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM history_notifications')).rows[0]?.n);
-    const largest = (await client.query<{ name: string; n: string }>(
-      `SELECT c.relname AS name, c.reltuples::int8::text AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-       WHERE i.inhparent = 'history_notifications'::regclass ORDER BY c.reltuples DESC LIMIT 1`)).rows[0];
+    const largest = (
+      await client.query<{ name: string; n: string }>(
+        `SELECT c.relname AS name, c.reltuples::int8::text AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'history_notifications'::regclass ORDER BY c.reltuples DESC LIMIT 1`,
+      )
+    ).rows[0];
     o.log(`measuring rejected alternatives on ${largest?.name}`);
     const alts = largest ? await alternatives(client, largest.name, Number(largest.n)) : [];
     alts.push(await detailVersusJsonb(client, sample));
@@ -227,11 +285,41 @@ export async function runPostgresSide(o: PostgresSideOptions): Promise<PostgresF
     const pick = () => probes[Math.floor(random() * probes.length)] as HistoryRecord;
     const bigTenant = 'tenant-000';
     const kinds: { name: string; make: () => { tenant: string; filter: Omit<ListFilter, 'limit'> } }[] = [
-      { name: 'recipient', make: () => { const r = pick(); return { tenant: r.tenant, filter: { recipientId: r.recipientId } }; } },
-      { name: 'status + time (failed, last 24 h)', make: () => { const r = pick(); return { tenant: r.tenant, filter: { status: 'failed', since: o.nowMs - DAY } }; } },
-      { name: 'event', make: () => { const r = pick(); return { tenant: r.tenant, filter: { eventId: r.eventId } }; } },
-      { name: 'tenant, newest first', make: () => { const r = pick(); return { tenant: r.tenant, filter: {} }; } },
-      { name: 'priority + channel', make: () => { const r = pick(); return { tenant: r.tenant, filter: { priority: 'urgent', channel: 'sms' } }; } },
+      {
+        name: 'recipient',
+        make: () => {
+          const r = pick();
+          return { tenant: r.tenant, filter: { recipientId: r.recipientId } };
+        },
+      },
+      {
+        name: 'status + time (failed, last 24 h)',
+        make: () => {
+          const r = pick();
+          return { tenant: r.tenant, filter: { status: 'failed', since: o.nowMs - DAY } };
+        },
+      },
+      {
+        name: 'event',
+        make: () => {
+          const r = pick();
+          return { tenant: r.tenant, filter: { eventId: r.eventId } };
+        },
+      },
+      {
+        name: 'tenant, newest first',
+        make: () => {
+          const r = pick();
+          return { tenant: r.tenant, filter: {} };
+        },
+      },
+      {
+        name: 'priority + channel',
+        make: () => {
+          const r = pick();
+          return { tenant: r.tenant, filter: { priority: 'urgent', channel: 'sms' } };
+        },
+      },
       { name: 'largest tenant, unconfirmed', make: () => ({ tenant: bigTenant, filter: { status: 'unconfirmed' } }) },
     ];
     const queries: QueryFigures[] = [];
@@ -248,8 +336,18 @@ export async function runPostgresSide(o: PostgresSideOptions): Promise<PostgresF
       }
       const example = kind.make();
       const { text, values } = listQuery(tenantIds.get(example.tenant) as number, example.filter, undefined, 51);
-      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      queries.push({ name: kind.name, filter: describeFilter(example.filter), p50Ms: percentile(times, 50) ?? NaN, p99Ms: percentile(times, 99) ?? NaN, count: times.length, meanRows: rowsSeen / Math.max(1, times.length), plan });
+      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, values)).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
+      queries.push({
+        name: kind.name,
+        filter: describeFilter(example.filter),
+        p50Ms: percentile(times, 50) ?? NaN,
+        p99Ms: percentile(times, 99) ?? NaN,
+        count: times.length,
+        meanRows: rowsSeen / Math.max(1, times.length),
+        plan,
+      });
     }
     return {
       rows: count,

@@ -46,7 +46,10 @@ export interface RedisSideFigures {
   bucketEncodings: Record<string, number>;
 }
 
-export interface RedisSideResult { figures: Record<string, number | string>; markdown?: string }
+export interface RedisSideResult {
+  figures: Record<string, number | string>;
+  markdown?: string;
+}
 
 const TENANT = 'bench-redis-side';
 const PLAN: Channel[] = ['push', 'sms', 'email'];
@@ -63,24 +66,65 @@ export async function seedTerminalNotifications(scripts: Scripts, count: number,
   const ids: string[] = [];
   for (let start = 0; start < count; start += CHUNK) {
     const chunk = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) => start + k);
-    await Promise.all(chunk.map(async (i) => {
-      const id = idOf(i);
-      const rh = idOf(-i - 1);
-      const content = { title: 'Your order has shipped', body: `Order ${100_000 + i} is on its way and arrives tomorrow between 9:00 and 12:00.`, data: { orderId: String(100_000 + i) } };
-      const addresses = { push: `push-token-${id}`, sms: `+90555${String(i).padStart(7, '0')}`, email: `user${i}@example.com` };
-      const addressHashes = Object.fromEntries(PLAN.map((c) => [c, createHash('sha256').update(addresses[c]).digest('hex')]));
-      await scripts.intake({
-        id, fingerprint: createHash('sha256').update(`payload/${i}`).digest('hex'), tenant: TENANT, eventId: `event-${i}`, recipientId: `recipient-${i}`, rh,
-        priority: i % 3 === 0 ? 'urgent' : 'reminder', plan: PLAN, firstChannel: 'push', content, addresses, addressHashes, now, recordTtlSeconds: 7 * 86_400, skips: [],
-      });
-      await scripts.beginAttempt({ id, rh, step: 1, channel: 'push', now: now + 5, budget: 3 });
-      if (i % 10 === 9) {
-        await scripts.finishAttempt({ id, rh, channel: 'push', step: 1, outcome: 'transient', errorClass: 'http-503', message: 'provider answered 503', now: now + 60, durationMs: 55, suppressionTtlSeconds: 0, spent: true });
-        await scripts.finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: now + 61 });
-      } else {
-        await scripts.finishAttempt({ id, rh, channel: 'push', step: 1, outcome: 'delivered', now: now + 40, durationMs: 35, suppressionTtlSeconds: 0, spent: true });
-      }
-    }));
+    await Promise.all(
+      chunk.map(async (i) => {
+        const id = idOf(i);
+        const rh = idOf(-i - 1);
+        const content = {
+          title: 'Your order has shipped',
+          body: `Order ${100_000 + i} is on its way and arrives tomorrow between 9:00 and 12:00.`,
+          data: { orderId: String(100_000 + i) },
+        };
+        const addresses = { push: `push-token-${id}`, sms: `+90555${String(i).padStart(7, '0')}`, email: `user${i}@example.com` };
+        const addressHashes = Object.fromEntries(PLAN.map((c) => [c, createHash('sha256').update(addresses[c]).digest('hex')]));
+        await scripts.intake({
+          id,
+          fingerprint: createHash('sha256').update(`payload/${i}`).digest('hex'),
+          tenant: TENANT,
+          eventId: `event-${i}`,
+          recipientId: `recipient-${i}`,
+          rh,
+          priority: i % 3 === 0 ? 'urgent' : 'reminder',
+          plan: PLAN,
+          firstChannel: 'push',
+          content,
+          addresses,
+          addressHashes,
+          now,
+          recordTtlSeconds: 7 * 86_400,
+          skips: [],
+        });
+        await scripts.beginAttempt({ id, rh, step: 1, channel: 'push', now: now + 5, budget: 3 });
+        if (i % 10 === 9) {
+          await scripts.finishAttempt({
+            id,
+            rh,
+            channel: 'push',
+            step: 1,
+            outcome: 'transient',
+            errorClass: 'http-503',
+            message: 'provider answered 503',
+            now: now + 60,
+            durationMs: 55,
+            suppressionTtlSeconds: 0,
+            spent: true,
+          });
+          await scripts.finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: now + 61 });
+        } else {
+          await scripts.finishAttempt({
+            id,
+            rh,
+            channel: 'push',
+            step: 1,
+            outcome: 'delivered',
+            now: now + 40,
+            durationMs: 35,
+            suppressionTtlSeconds: 0,
+            spent: true,
+          });
+        }
+      }),
+    );
     ids.push(...chunk.map(idOf));
   }
   return ids;
@@ -109,7 +153,11 @@ async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
 }
 
 /** The measurement on a given Redis (empty) and history store. */
-export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { count: number; archivers: number; batchSize: number; log: (line: string) => void }): Promise<Omit<RedisSideFigures, 'rowsInHistory'>> {
+export async function measureRedisSide(
+  redis: Redis,
+  store: HistoryStore,
+  o: { count: number; archivers: number; batchSize: number; log: (line: string) => void },
+): Promise<Omit<RedisSideFigures, 'rowsInHistory'>> {
   const scripts = loadScripts(redis, { archive: true });
   const silent = pino({ level: 'silent' });
   await redis.flushdb();
@@ -126,17 +174,19 @@ export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { c
   const archivers = Array.from({ length: o.archivers }, () => new Archiver({ redis, scripts, store, logger: silent, config }));
   const cpuBefore = await commandMicros(redis);
   const started = process.hrtime.bigint();
-  const results = await Promise.all(archivers.map(async (a) => {
-    let archived = 0;
-    for (let pass = 0; pass < 100_000; pass += 1) {
-      const r = await a.drain();
-      archived += r.archived;
-      if (r.claimed === 0) break;
-    }
-    return archived;
-  }));
+  const results = await Promise.all(
+    archivers.map(async (a) => {
+      let archived = 0;
+      for (let pass = 0; pass < 100_000; pass += 1) {
+        const r = await a.drain();
+        archived += r.archived;
+        if (r.claimed === 0) break;
+      }
+      return archived;
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const redisMicrosPerNotification = (await commandMicros(redis) - cpuBefore) / o.count;
+  const redisMicrosPerNotification = ((await commandMicros(redis)) - cpuBefore) / o.count;
   const archived = results.reduce((s, n) => s + n, 0);
   if (archived !== o.count) throw new Error(`archived ${archived} of ${o.count}`);
   if ((await redis.zcard(archiveQueueKey())) !== 0 || (await scanKeys(redis, `${notificationKey('')}*`)).length !== 0) {
@@ -157,12 +207,17 @@ export async function measureRedisSide(redis: Redis, store: HistoryStore, o: { c
     }
   }
   return {
-    count: o.count, archivers: o.archivers, batchSize: o.batchSize,
-    archivedPerSecond: o.count / seconds, archiveSeconds: seconds, redisMicrosPerNotification,
+    count: o.count,
+    archivers: o.archivers,
+    batchSize: o.batchSize,
+    archivedPerSecond: o.count / seconds,
+    archiveSeconds: seconds,
+    redisMicrosPerNotification,
     fullRecordBytesPerNotification: (full - before - queueBytes) / o.count,
     compactBytesPerNotification: (after - before) / o.count,
     compactMemoryUsagePerNotification: usage / o.count,
-    bucketKeys: buckets.length, bucketEncodings: encodings,
+    bucketKeys: buckets.length,
+    bucketEncodings: encodings,
   };
 }
 
@@ -174,7 +229,9 @@ export function formatRedisSide(f: RedisSideFigures): string {
     `  Redis CPU of archival: ${f.redisMicrosPerNotification.toFixed(1)} µs per notification (claim + read + compact, INFO commandstats)`,
     `  Redis bytes per terminal notification: ${f.compactBytesPerNotification.toFixed(1)} B (used_memory delta), ${f.compactMemoryUsagePerNotification.toFixed(1)} B (MEMORY USAGE sum)   [target <= 120]`,
     `    the full terminal record it replaces: ${f.fullRecordBytesPerNotification.toFixed(1)} B (used_memory delta)`,
-    `    ${n0(f.bucketKeys)} bucket keys (${Object.entries(f.bucketEncodings).map(([k, v]) => `${k} ${v}`).join(', ')})`,
+    `    ${n0(f.bucketKeys)} bucket keys (${Object.entries(f.bucketEncodings)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
   ].join('\n');
 }
 
@@ -208,7 +265,12 @@ export async function runRedisSide(options: RedisSideOptions): Promise<RedisSide
   const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
   const store = await openHistoryStore({ url, retentionDays: 90 });
   try {
-    const measured = await measureRedisSide(redis, store, { count, archivers: options.archivers ?? 2, batchSize: options.batchSize ?? 1_000, log: options.log });
+    const measured = await measureRedisSide(redis, store, {
+      count,
+      archivers: options.archivers ?? 2,
+      batchSize: options.batchSize ?? 1_000,
+      log: options.log,
+    });
     const detail: RedisSideFigures = { ...measured, rowsInHistory: await countRows(url) };
     if (detail.rowsInHistory !== count) throw new Error(`history holds ${detail.rowsInHistory} rows, expected ${count}`);
     const { bucketEncodings: _e, ...numbers } = detail;

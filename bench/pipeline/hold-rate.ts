@@ -61,7 +61,12 @@ export interface RateResult {
   notSent: number;
 }
 
-interface Counts { t: number; accepted: number; terminal: number; delivered: number }
+interface Counts {
+  t: number;
+  accepted: number;
+  terminal: number;
+  delivered: number;
+}
 
 async function counts(target: BenchTarget): Promise<Counts> {
   const texts = await Promise.all(target.metricsUrls.map(async (url) => (await fetch(url)).text()));
@@ -93,10 +98,21 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     return request;
   };
   const pids = childProcesses();
-  const benchCpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+  const benchCpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
   const start = { counts: await counts(target), redis: await sampleRedis(target.redis) };
   const load = runOpenLoop({
-    apiUrl: target.apiUrl, apiKey: target.apiKey, ratePerSecond: o.rate, seconds: o.seconds, tickMs: 50, mode: o.mode, next, maxInFlight: 256, whenFull: 'skip',
+    apiUrl: target.apiUrl,
+    apiKey: target.apiKey,
+    ratePerSecond: o.rate,
+    seconds: o.seconds,
+    tickMs: 50,
+    mode: o.mode,
+    next,
+    maxInFlight: 256,
+    whenFull: 'skip',
   });
 
   await sleep(Math.max(0, settleAt - performance.now()));
@@ -123,7 +139,13 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         const run = redisCost(start.redis, await sampleRedis(target.redis));
         const n = c.terminal - start.counts.terminal;
         const per = (v: number) => (n > 0 ? v / n : null);
-        wholeRun = { notifications: n, redisCpuUs: per(run.cpuSeconds * 1e6), scriptCalls: per(run.scriptCalls), roundTrips: per(run.roundTrips), commands: per(run.commands) };
+        wholeRun = {
+          notifications: n,
+          redisCpuUs: per(run.cpuSeconds * 1e6),
+          scriptCalls: per(run.scriptCalls),
+          roundTrips: per(run.roundTrips),
+          commands: per(run.commands),
+        };
         break;
       }
       if (performance.now() > deadline) break;
@@ -143,18 +165,32 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   const acceptedPerSecond = accepted / windowSeconds;
   const deliveredPerSecond = delivered / windowSeconds;
   const backlogSeconds = backlogEnd / o.rate;
-  const verdict = !o.delivering ? 'intake only'
-    : acceptedPerSecond < 0.98 * o.rate ? `intake fell short (${acceptedPerSecond.toFixed(0)}/s accepted)`
-      : backlogSeconds > 2 ? `backlog ${backlogSeconds.toFixed(1)} s of traffic at the end (limit 2 s)`
-        : backlogSlope > 0.02 * o.rate ? `backlog growing ${backlogSlope.toFixed(0)}/s`
+  const verdict = !o.delivering
+    ? 'intake only'
+    : acceptedPerSecond < 0.98 * o.rate
+      ? `intake fell short (${acceptedPerSecond.toFixed(0)}/s accepted)`
+      : backlogSeconds > 2
+        ? `backlog ${backlogSeconds.toFixed(1)} s of traffic at the end (limit 2 s)`
+        : backlogSlope > 0.02 * o.rate
+          ? `backlog growing ${backlogSlope.toFixed(0)}/s`
           : 'kept up';
   const cpu = cpuShares(a.cpu, b.cpu, windowSeconds);
   cpu.bench = (b.bench - a.bench) / windowSeconds;
-  const urgentFirstTry = o.delivering ? await sampleUrgentFirstTry(target, urgentIds, o.urgentSample) : { count: 0, firstTryShare: null, p50Ms: null, p99Ms: null };
+  const urgentFirstTry = o.delivering
+    ? await sampleUrgentFirstTry(target, urgentIds, o.urgentSample)
+    : { count: 0, firstTryShare: null, p50Ms: null, p99Ms: null };
   return {
-    offered: o.rate, mode: o.mode, windowSeconds,
-    acceptedPerSecond, deliveredPerSecond, backlogEnd, backlogSeconds, backlogSlope, drainSeconds,
-    sustained: verdict === 'kept up', verdict,
+    offered: o.rate,
+    mode: o.mode,
+    windowSeconds,
+    acceptedPerSecond,
+    deliveredPerSecond,
+    backlogEnd,
+    backlogSeconds,
+    backlogSlope,
+    drainSeconds,
+    sustained: verdict === 'kept up',
+    verdict,
     redisCpuUsPerDelivery: perNotification(cost.cpuSeconds * 1e6),
     scriptCallsPerNotification: perNotification(cost.scriptCalls),
     roundTripsPerNotification: perNotification(cost.roundTrips),

@@ -11,7 +11,11 @@ export interface FirstTry {
   p99Ms: number | null;
 }
 
-interface View { status?: string; latencyMs?: number; attempts?: unknown[] }
+interface View {
+  status?: string;
+  latencyMs?: number;
+  attempts?: unknown[];
+}
 
 /**
  * Reads back an evenly spread sample of the window's urgent notifications through the status
@@ -29,7 +33,10 @@ export async function sampleUrgentFirstTry(target: BenchTarget, ids: readonly st
     while (cursor < picked.length) {
       const id = picked[cursor++] as string;
       const res = await fetch(`${target.apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
-      if (!res.ok) { await res.arrayBuffer(); continue; }
+      if (!res.ok) {
+        await res.arrayBuffer();
+        continue;
+      }
       const view = (await res.json()) as View;
       read += 1;
       if (view.status === 'delivered' && view.attempts?.length === 1 && typeof view.latencyMs === 'number') latencies.push(view.latencyMs);

@@ -29,11 +29,18 @@ app.post('/v1/notifications', async (req, res) => {
   await queue.add('step', { id, priority: body.priority }, { jobId: `n-${id}` });
   res.status(202).json({ id, status: 'accepted' });
 });
-app.get('/readyz', (_req, res) => { res.json({ ok: redis.status === 'ready' }); });
-app.get('/metrics', (_req, res) => { res.type('text/plain').send(''); });
+app.get('/readyz', (_req, res) => {
+  res.json({ ok: redis.status === 'ready' });
+});
+app.get('/metrics', (_req, res) => {
+  res.type('text/plain').send('');
+});
 
 const server = app.listen(Number(process.env.PORT), '127.0.0.1');
 process.once('SIGTERM', () => {
   server.close();
-  void queue.close().then(() => redis.quit()).then(() => process.exit(0));
+  void queue
+    .close()
+    .then(() => redis.quit())
+    .then(() => process.exit(0));
 });

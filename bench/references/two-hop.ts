@@ -15,11 +15,21 @@ const latencyMs = Number(process.env.LATENCY_MS ?? 0);
 const opts = { removeOnComplete: true };
 const second = new Queue('hop-2', { connection, defaultJobOptions: opts });
 let completed = 0;
-const hop1 = new Worker('hop-1', async (job) => { await second.add('step', job.data, { jobId: `${job.id}-2` }); }, { connection, concurrency });
-const hop2 = new Worker('hop-2', async () => {
-  if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-  completed += 1;
-}, { connection, concurrency });
+const hop1 = new Worker(
+  'hop-1',
+  async (job) => {
+    await second.add('step', job.data, { jobId: `${job.id}-2` });
+  },
+  { connection, concurrency },
+);
+const hop2 = new Worker(
+  'hop-2',
+  async () => {
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    completed += 1;
+  },
+  { connection, concurrency },
+);
 
 const server = createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
@@ -27,5 +37,7 @@ const server = createServer((req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1');
 process.once('SIGTERM', () => {
   server.close();
-  void Promise.all([hop1.close(), hop2.close(), second.close()]).then(() => connection.quit()).then(() => process.exit(0));
+  void Promise.all([hop1.close(), hop2.close(), second.close()])
+    .then(() => connection.quit())
+    .then(() => process.exit(0));
 });

@@ -34,15 +34,21 @@ describe('slow clients', () => {
       'simulators control': platform.sims.controlUrl,
       'tracking stores': platform.sims.storesUrl,
     };
-    const results = await Promise.all(Object.entries(servers).map(async ([name, url]) => [name, (await rawExchange(url, partialHeaders, BOUND_MS)).status] as const));
+    const results = await Promise.all(
+      Object.entries(servers).map(async ([name, url]) => [name, (await rawExchange(url, partialHeaders, BOUND_MS)).status] as const),
+    );
     expect(Object.fromEntries(results)).toEqual(Object.fromEntries(Object.keys(servers).map((name) => [name, 408])));
   });
 
   it('the api cuts a trickled body at the request timeout, answering 408 in the documented shape', async () => {
-    const result = await rawExchange(platform.api.url, (socket) => {
-      socket.write(`POST /v1/notifications HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"eventId":"`);
-      trickle(socket, 'a', 50, 400);
-    }, BOUND_MS);
+    const result = await rawExchange(
+      platform.api.url,
+      (socket) => {
+        socket.write(`POST /v1/notifications HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"eventId":"`);
+        trickle(socket, 'a', 50, 400);
+      },
+      BOUND_MS,
+    );
     expect(result.status).toBe(408);
     expect(result.body).toEqual({ error: { code: 'REQUEST_TIMEOUT', message: expect.any(String) } });
   });
@@ -50,10 +56,14 @@ describe('slow clients', () => {
 
 describe('oversized bodies', () => {
   it('answers a declared Content-Length over the limit with 413 before any of the body is sent', async () => {
-    const result = await rawExchange(platform.api.url, (socket) => {
-      socket.write(`POST /v1/notifications HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`);
-      // Not one byte of the body: the answer must not wait for it.
-    }, BOUND_MS);
+    const result = await rawExchange(
+      platform.api.url,
+      (socket) => {
+        socket.write(`POST /v1/notifications HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`);
+        // Not one byte of the body: the answer must not wait for it.
+      },
+      BOUND_MS,
+    );
     expect(result.status).toBe(413);
     expect(result.response).toMatch(/\r\nConnection: close\r\n/i);
     expect(result.body?.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
@@ -66,7 +76,9 @@ describe('oversized bodies', () => {
     expect(text.length).toBeGreaterThan(1_700_000);
     expect(text.length).toBeLessThan(2 * 1024 * 1024); // under the default body limit: it reaches validation
     const res = await fetch(`${platform.api.url}/v1/notifications`, {
-      method: 'POST', headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' }, body: text,
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+      body: text,
     });
     const answer = await res.text();
     expect(res.status).toBe(400);
@@ -89,24 +101,30 @@ describe('metrics listener', () => {
 });
 
 describe('the documented error shape where the server answers for code it does not own', () => {
-  it('bull-board\'s refusal of a write on the read-only board', async () => {
+  it("bull-board's refusal of a write on the read-only board", async () => {
     const res = await fetch(`${platform.api.url}/admin/queues/api/queues/push-urgent/clean/completed`, {
-      method: 'PUT', headers: { authorization: 'Bearer dev-admin-key-change-me' },
+      method: 'PUT',
+      headers: { authorization: 'Bearer dev-admin-key-change-me' },
     });
     expect(res.status).toBe(405);
     expect(await res.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: expect.any(String) } });
   });
 
-  it('bull-board\'s unknown queue', async () => {
+  it("bull-board's unknown queue", async () => {
     const res = await fetch(`${platform.api.url}/admin/queues/api/queues/no-such-lane/clean/completed`, {
-      method: 'PUT', headers: { authorization: 'Bearer dev-admin-key-change-me' },
+      method: 'PUT',
+      headers: { authorization: 'Bearer dev-admin-key-change-me' },
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
   });
 
-  it('node\'s 431 for oversized headers', async () => {
-    const result = await rawExchange(platform.api.url, (socket) => socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), BOUND_MS);
+  it("node's 431 for oversized headers", async () => {
+    const result = await rawExchange(
+      platform.api.url,
+      (socket) => socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      BOUND_MS,
+    );
     expect(result.status).toBe(431);
     expect(result.body).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) } });
   });

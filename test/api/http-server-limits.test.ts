@@ -37,15 +37,19 @@ it('closes a connection whose headers never end with a 408 in the documented sha
 });
 
 it('cuts a trickled body at the request timeout', async () => {
-  const result = await rawExchange(url, (socket) => {
-    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
-    trickle(socket, 'x', 50, 400); // 20 s of trickling at most: far past the 600 ms limit
-  }, BOUND_MS);
+  const result = await rawExchange(
+    url,
+    (socket) => {
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
+      trickle(socket, 'x', 50, 400); // 20 s of trickling at most: far past the 600 ms limit
+    },
+    BOUND_MS,
+  );
   expect(result.status).toBe(408);
   expect(result.body?.error?.code).toBe('REQUEST_TIMEOUT');
 });
 
-it('answers headers over node\'s size limit with 431 in the documented shape', async () => {
+it("answers headers over node's size limit with 431 in the documented shape", async () => {
   const result = await rawExchange(url, (socket) => socket.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), BOUND_MS);
   expect(result.status).toBe(431);
   expect(result.body).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) } });
@@ -59,13 +63,25 @@ it('closes an idle keep-alive connection after the keep-alive timeout', async ()
 });
 
 it('refuses connections beyond the cap', async () => {
-  const held = await Promise.all(Array.from({ length: LIMITS.maxConnections }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
-    const socket = connect(Number(new URL(url).port), '127.0.0.1', () => resolve(socket));
-    socket.on('error', () => undefined);
-  })));
-  await waitFor('the server to count the held connections', () => new Promise<boolean>((resolve) => {
-    server.getConnections((_error, count) => resolve(count === LIMITS.maxConnections));
-  }), 5_000, 20);
+  const held = await Promise.all(
+    Array.from(
+      { length: LIMITS.maxConnections },
+      () =>
+        new Promise<ReturnType<typeof connect>>((resolve) => {
+          const socket = connect(Number(new URL(url).port), '127.0.0.1', () => resolve(socket));
+          socket.on('error', () => undefined);
+        }),
+    ),
+  );
+  await waitFor(
+    'the server to count the held connections',
+    () =>
+      new Promise<boolean>((resolve) => {
+        server.getConnections((_error, count) => resolve(count === LIMITS.maxConnections));
+      }),
+    5_000,
+    20,
+  );
   const refused = await rawExchange(url, (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), BOUND_MS);
   expect(refused.status).toBeUndefined(); // dropped at accept, no answer
   for (const socket of held) socket.destroy();

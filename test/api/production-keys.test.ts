@@ -31,7 +31,10 @@ function expectNoKeyIn(text: string, keys: string[]): void {
 describe('api keys in production', () => {
   it('starts with explicit, long, distinct keys', () => {
     const config = loadConfig(PROD);
-    expect(config.apiKeys).toEqual([{ key: TENANT_KEY, tenant: 'tenant-a' }, { key: OTHER_KEY, tenant: 'tenant-b' }]);
+    expect(config.apiKeys).toEqual([
+      { key: TENANT_KEY, tenant: 'tenant-a' },
+      { key: OTHER_KEY, tenant: 'tenant-b' },
+    ]);
     expect(config.adminApiKey).toBe(ADMIN_KEY);
   });
 
@@ -76,12 +79,23 @@ describe('api keys in production', () => {
     const root = resolve(__dirname, '../..');
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production', API_KEYS: `${TENANT_KEY}:a,${TENANT_KEY}:b`, ADMIN_API_KEY: TENANT_KEY, API_PORT: '0', API_METRICS_PORT: '0' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        NODE_ENV: 'production',
+        API_KEYS: `${TENANT_KEY}:a,${TENANT_KEY}:b`,
+        ADMIN_API_KEY: TENANT_KEY,
+        API_PORT: '0',
+        API_METRICS_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
     expect(code).toBe(1);
     expect(output).toMatch(/^api failed to start: invalid api configuration:/);

@@ -24,14 +24,20 @@ export function rawExchange(url: string, script: (socket: Socket) => void, timeo
       socket.destroy();
       reject(new Error(`the server still held the connection after ${timeoutMs} ms; it wrote: ${JSON.stringify(response.slice(0, 200))}`));
     }, timeoutMs);
-    socket.on('data', (chunk: Buffer) => { response += chunk.toString(); });
+    socket.on('data', (chunk: Buffer) => {
+      response += chunk.toString();
+    });
     socket.on('error', () => undefined); // a reset after the answer is part of being cut off
     socket.on('close', () => {
       clearTimeout(timer);
       const status = /^HTTP\/1\.1 (\d{3})/.exec(response)?.[1];
       const text = response.split('\r\n\r\n').slice(1).join('\r\n\r\n');
       let body: RawExchange['body'];
-      try { body = text ? JSON.parse(text) as RawExchange['body'] : undefined; } catch { body = undefined; }
+      try {
+        body = text ? (JSON.parse(text) as RawExchange['body']) : undefined;
+      } catch {
+        body = undefined;
+      }
       resolve({ response, status: status === undefined ? undefined : Number(status), body });
     });
     socket.on('connect', () => script(socket));

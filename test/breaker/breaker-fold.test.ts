@@ -16,11 +16,15 @@ const gate = async (cacheMs: number, openMs = FAST_BREAKER.openMs) => {
   return g;
 };
 
-beforeAll(async () => { redis = await startPrivateRedis({ persistence: 'none' }); });
+beforeAll(async () => {
+  redis = await startPrivateRedis({ persistence: 'none' });
+});
 afterEach(async () => {
   for (const g of gates.splice(0)) await g.close();
 });
-afterAll(async () => { await redis?.stop(); });
+afterAll(async () => {
+  await redis?.stop();
+});
 beforeEach(async () => {
   const admin = await openGate(redis.url);
   await admin.redis.flushall();

@@ -25,7 +25,9 @@ afterAll(async () => {
   await b?.close();
   await redis?.stop();
 });
-beforeEach(async () => { await a.redis.flushall(); });
+beforeEach(async () => {
+  await a.redis.flushall();
+});
 
 async function calls(gate: TestGate, channel: 'push' | 'sms' | 'email', outcome: 'delivered' | 'transient' | 'permanent' | 'unknown', n: number) {
   for (let i = 0; i < n; i += 1) {

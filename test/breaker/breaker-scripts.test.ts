@@ -2,8 +2,16 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { breakerKey, breakerProbesKey } from '@notify/core';
 import {
-  ACQUIRE_CODES, ADD_OUTCOMES_CODES, BREAKER_LUA_DIR, BREAKER_SCRIPTS, READ_STATES_CODES, REPORT_PROBE_CODES, loadBreakerScripts,
-  readBreakerStates, type BreakerScripts, type ReturnCodes,
+  ACQUIRE_CODES,
+  ADD_OUTCOMES_CODES,
+  BREAKER_LUA_DIR,
+  BREAKER_SCRIPTS,
+  READ_STATES_CODES,
+  REPORT_PROBE_CODES,
+  loadBreakerScripts,
+  readBreakerStates,
+  type BreakerScripts,
+  type ReturnCodes,
 } from '@notify/pipeline';
 import { startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
 import { headerReturnCodes } from '../pipeline/scripts/lua-header';
@@ -25,7 +33,9 @@ beforeAll(async () => {
   redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
   scripts = loadBreakerScripts(redis, FAST_BREAKER);
 });
-beforeEach(async () => { await redis.flushdb(); });
+beforeEach(async () => {
+  await redis.flushdb();
+});
 afterAll(async () => {
   await redis?.quit();
   await server?.stop();

@@ -22,8 +22,13 @@ export const FAST_BREAKER: BreakerConfig = {
 
 /** Small lanes: several workers share 2 cores with the test itself. */
 export const SMALL_LANES_ENV: Record<string, string> = {
-  CONCURRENCY_PUSH_URGENT: '8', CONCURRENCY_PUSH_REMINDER: '4', CONCURRENCY_SMS_URGENT: '8', CONCURRENCY_SMS_REMINDER: '4',
-  CONCURRENCY_EMAIL_URGENT: '8', CONCURRENCY_EMAIL_REMINDER: '4', SHUTDOWN_GRACE_MS: '3000',
+  CONCURRENCY_PUSH_URGENT: '8',
+  CONCURRENCY_PUSH_REMINDER: '4',
+  CONCURRENCY_SMS_URGENT: '8',
+  CONCURRENCY_SMS_REMINDER: '4',
+  CONCURRENCY_EMAIL_URGENT: '8',
+  CONCURRENCY_EMAIL_REMINDER: '4',
+  SHUTDOWN_GRACE_MS: '3000',
 };
 
 export interface TestGate {
@@ -36,7 +41,12 @@ export interface TestGate {
 
 export function captureLogger(): { logger: Logger; logs: TestGate['logs'] } {
   const logs: TestGate['logs'] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { logs.push(JSON.parse(String(chunk))); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   return { logger: pino({ level: 'info' }, stream), logs };
 }
 
@@ -48,7 +58,10 @@ export async function openGate(url: string, config: Partial<BreakerConfig> = {})
   const { logger, logs } = captureLogger();
   const gate = createBreakerGate({ redis, registry, logger, config: { ...FAST_BREAKER, ...config } });
   return {
-    gate, redis, registry, logs,
+    gate,
+    redis,
+    registry,
+    logs,
     close: async () => {
       await gate.close();
       await redis.quit().catch(() => redis.disconnect());

@@ -14,8 +14,17 @@ import { metricValue, SMALL_LANES_ENV } from './gate-fixtures';
  * processes would be. Time is scaled: cascade delay 300 ms, breaker window 1 s, open 500 ms.
  */
 const BREAKER: BreakerConfig = {
-  enabled: true, windowMs: 1_000, windowSlots: 10, minCalls: 10, failureRatio: 0.5, openMs: 500,
-  probes: 2, probeSuccesses: 2, probeLeaseMs: 2_000, cacheMs: 50, redisTimeoutMs: 500,
+  enabled: true,
+  windowMs: 1_000,
+  windowSlots: 10,
+  minCalls: 10,
+  failureRatio: 0.5,
+  openMs: 500,
+  probes: 2,
+  probeSuccesses: 2,
+  probeLeaseMs: 2_000,
+  cacheMs: 50,
+  redisTimeoutMs: 500,
 };
 const RATE = 40;
 const KILL_AT_MS = 2_000;
@@ -46,9 +55,11 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   let watching = true;
   const watcher = (async () => {
     while (watching) {
-      await Promise.all(platform.gates.map(async (g, i) => {
-        if (openedAt[i] === undefined && (await g.gate.openChannels()).has('push')) openedAt[i] = Date.now();
-      }));
+      await Promise.all(
+        platform.gates.map(async (g, i) => {
+          if (openedAt[i] === undefined && (await g.gate.openChannels()).has('push')) openedAt[i] = Date.now();
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -57,10 +68,17 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
     downAt = Date.now();
     void control.apply('push', { mode: 'down' });
   }, KILL_AT_MS);
-  const restore = setTimeout(() => { void control.restore('push').then(() => { upAt = Date.now(); }); }, RESTORE_AT_MS);
+  const restore = setTimeout(() => {
+    void control.restore('push').then(() => {
+      upAt = Date.now();
+    });
+  }, RESTORE_AT_MS);
   let load;
   try {
-    load = await sendEach(items.map((i) => i.request), { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: RATE, maxInFlight: 32 });
+    load = await sendEach(
+      items.map((i) => i.request),
+      { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: RATE, maxInFlight: 32 },
+    );
   } finally {
     clearTimeout(kill);
     clearTimeout(restore);
@@ -71,7 +89,12 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
 
   // Probed and closed again after the restore, in every process.
-  await waitFor('push closed in every gate', async () => (await Promise.all(platform.gates.map((_g, i) => pushState(i)))).every((s) => s === 'closed'), 30_000, 50);
+  await waitFor(
+    'push closed in every gate',
+    async () => (await Promise.all(platform.gates.map((_g, i) => pushState(i)))).every((s) => s === 'closed'),
+    30_000,
+    50,
+  );
   watching = false;
   await watcher;
 
@@ -79,7 +102,9 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   const figures = summarize(views, items.length, (v) => v.plan[0] as Channel, { channel: 'push', downAt, upAt });
   const ledger = await control.ledger();
   const opened = openedAt.map((t) => (t === undefined ? undefined : t - downAt));
-  process.stdout.write(`push-down: ${JSON.stringify({ opened, figures: { ...figures, urgentByPreferred: undefined }, byPreferred: figures.urgentByPreferred, lagMs: load.maxLagMs })}\n`);
+  process.stdout.write(
+    `push-down: ${JSON.stringify({ opened, figures: { ...figures, urgentByPreferred: undefined }, byPreferred: figures.urgentByPreferred, lagMs: load.maxLagMs })}\n`,
+  );
 
   // Every process saw the same shared breaker open, within the configured window (+ its cache, + polling slack).
   for (const t of opened) {
@@ -93,8 +118,7 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
 
   // Calls to push stop once it is open: only probes, at most `probes` per open period.
   const lastOpen = Math.max(...(opened as number[])) + downAt;
-  const callsWhileOpen = views.flatMap((v) => v.attempts)
-    .filter((a) => a.channel === 'push' && a.startedAt > lastOpen + 50 && a.startedAt < upAt).length;
+  const callsWhileOpen = views.flatMap((v) => v.attempts).filter((a) => a.channel === 'push' && a.startedAt > lastOpen + 50 && a.startedAt < upAt).length;
   const rounds = Math.ceil((upAt - lastOpen) / BREAKER.openMs) + 1;
   expect(callsWhileOpen).toBeLessThanOrEqual(rounds * BREAKER.probes);
   expect(figures.breakerSkips).toBeGreaterThan(0);
@@ -112,7 +136,10 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   expect(views.some((v) => v.deliveredChannel === 'push' && (v.deliveredAt ?? 0) > upAt)).toBe(true);
   // Transitions were counted (once each, by whichever process caused them) and the gauge is back at 0.
   const total = async (from: string, to: string) =>
-    (await Promise.all(platform.gates.map((g) => metricValue(g.registry, 'notify_breaker_transitions_total', { channel: 'push', from, to })))).reduce((a, b) => a + b, 0);
+    (await Promise.all(platform.gates.map((g) => metricValue(g.registry, 'notify_breaker_transitions_total', { channel: 'push', from, to })))).reduce(
+      (a, b) => a + b,
+      0,
+    );
   expect(await total('closed', 'open')).toBe(1);
   expect(await total('half-open', 'closed')).toBe(1);
   await platform.gates[1]!.registry.metrics();
@@ -122,9 +149,14 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
 it('permanent errors at 100 % on a channel never open its breaker', async () => {
   await control.apply('sms', { permanentRate: 1 });
   try {
-    const items = makeTraffic({ count: 200, seed: 12, urgentShare: 1, tag: 'smsperm' })
-      .map((item) => ({ ...item, request: { ...item.request, recipient: { ...item.request.recipient, preferences: ['sms', 'email', 'push'] as Channel[] } } }));
-    const load = await sendEach(items.map((i) => i.request), { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: 100, maxInFlight: 32 });
+    const items = makeTraffic({ count: 200, seed: 12, urgentShare: 1, tag: 'smsperm' }).map((item) => ({
+      ...item,
+      request: { ...item.request, recipient: { ...item.request.recipient, preferences: ['sms', 'email', 'push'] as Channel[] } },
+    }));
+    const load = await sendEach(
+      items.map((i) => i.request),
+      { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: 100, maxInFlight: 32 },
+    );
     const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
     expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
     const views = await readViews(redis, ids);

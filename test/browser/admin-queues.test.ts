@@ -39,7 +39,10 @@ afterAll(async () => {
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
-  await context.route((url) => !url.href.startsWith(platform.api.url), (route) => route.abort());
+  await context.route(
+    (url) => !url.href.startsWith(platform.api.url),
+    (route) => route.abort(),
+  );
   return context.newPage();
 }
 
@@ -70,7 +73,9 @@ async function laneCounts(page: Page): Promise<Record<string, number>> {
 it('signs in with the admin key, shows the six lanes with their counts, and signs out', async () => {
   const page = await newPage();
   const consoleErrors: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error' && !/fonts\.googleapis/.test(message.text())) consoleErrors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/fonts\.googleapis/.test(message.text())) consoleErrors.push(message.text());
+  });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
   expect(await signIn(page, ADMIN_KEY)).toBe(303);
   expect(new URL(page.url()).pathname).toMatch(/^\/admin\/queues\/?$/);

@@ -10,8 +10,13 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  * networking, component updates or sync, so a test's only traffic is to 127.0.0.1.
  */
 export const CHROMIUM_FLAGS: readonly string[] = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 /** Where browser tests leave screenshots (gitignored). */

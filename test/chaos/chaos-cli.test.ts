@@ -22,9 +22,17 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  sims = await startSimulators(loadSimConfig({ SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', TRACKING_STORES_PORT: '0', SIM_LATENCY_MS: '1' }));
+  sims = await startSimulators(
+    loadSimConfig({ SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', TRACKING_STORES_PORT: '0', SIM_LATENCY_MS: '1' }),
+  );
   admin = new Redis(redis.url);
-  env = { SIM_CONTROL_URL: sims.controlUrl, TRACKING_STORES_BASE_URL: sims.storesUrl, REDIS_URL: redis.url, CHAOS_HTTP_TIMEOUT_MS: '2000', CHAOS_REDIS_TIMEOUT_MS: '1000' };
+  env = {
+    SIM_CONTROL_URL: sims.controlUrl,
+    TRACKING_STORES_BASE_URL: sims.storesUrl,
+    REDIS_URL: redis.url,
+    CHAOS_HTTP_TIMEOUT_MS: '2000',
+    CHAOS_REDIS_TIMEOUT_MS: '1000',
+  };
 });
 afterAll(async () => {
   for (const s of spawned) await s.stop();
@@ -40,7 +48,16 @@ afterEach(async () => {
 async function chaos(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runChaos(argv, { out: (t) => { out.push(t); }, err: (t) => { err.push(t); }, env, hostname: hostname() });
+  const code = await runChaos(argv, {
+    out: (t) => {
+      out.push(t);
+    },
+    err: (t) => {
+      err.push(t);
+    },
+    env,
+    hostname: hostname(),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -48,7 +65,8 @@ async function send(channel: 'push' | 'sms' | 'email', key: string): Promise<{ s
   const started = performance.now();
   try {
     const res = await fetch(`${sims.providerUrls[channel]}/v1/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ to: `${key}@example.com`, message: { body: 'x' } }),
     });
     await res.text();
@@ -123,7 +141,11 @@ it('a command whose answer is lost half way leaves nothing broken', async () => 
   try {
     const address = proxy.address() as { port: number };
     const result = await runChaos(['kill-channel', 'push', '--control-url', `http://127.0.0.1:${address.port}`], {
-      out: () => undefined, err: (t) => { errors.push(t); }, env,
+      out: () => undefined,
+      err: (t) => {
+        errors.push(t);
+      },
+      env,
     });
     expect(result).toBe(1);
     expect(sims.fleet.status().push).toMatchObject({ mode: 'up', listening: true });
@@ -138,8 +160,22 @@ it('status: channels, breakers and registered workers; exit 1 when a part is unr
   // Trip the push breaker through a real gate.
   const connection = createRedis(redis.url, 'producer');
   const gate = createBreakerGate({
-    redis: connection, registry: new Registry(), logger: pino({ level: 'silent' }),
-    config: { enabled: true, windowMs: 10_000, windowSlots: 10, minCalls: 5, failureRatio: 0.5, openMs: 60_000, probes: 1, probeSuccesses: 1, probeLeaseMs: 1_000, cacheMs: 0, redisTimeoutMs: 500 },
+    redis: connection,
+    registry: new Registry(),
+    logger: pino({ level: 'silent' }),
+    config: {
+      enabled: true,
+      windowMs: 10_000,
+      windowSlots: 10,
+      minCalls: 5,
+      failureRatio: 0.5,
+      openMs: 60_000,
+      probes: 1,
+      probeSuccesses: 1,
+      probeLeaseMs: 1_000,
+      cacheMs: 0,
+      redisTimeoutMs: 500,
+    },
   });
   await waitFor('gate connection', () => connection.status === 'ready');
   for (let i = 0; i < 5; i += 1) await (await gate.acquire('push'))?.release('transient');
@@ -184,7 +220,14 @@ it('kill-worker: SIGKILLs a registered worker running the role, and forgets it',
 it('kill-worker refuses processes registered from another host', async () => {
   const other = await spawnTs('test/chaos/fixtures/registered-worker.ts', { REDIS_URL: redis.url, WORKER_ROLES: 'sms' }, /registered/);
   spawned.push(other);
-  const result = await runChaos(['kill-worker'], { out: () => undefined, err: (t) => { errors.push(t); }, env, hostname: 'another-host' });
+  const result = await runChaos(['kill-worker'], {
+    out: () => undefined,
+    err: (t) => {
+      errors.push(t);
+    },
+    env,
+    hostname: 'another-host',
+  });
   expect(result).toBe(1);
   expect(other.child.exitCode).toBeNull();
   expect(errors.at(-1)).toMatch(/registered on other hosts/);

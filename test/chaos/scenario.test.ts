@@ -8,10 +8,17 @@ import { processAlive as alive, waitFor } from '@notify/platform-kit';
 const ROOT = join(__dirname, '..', '..');
 
 function descendants(root: number): number[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const found: number[] = [];
   const walk = (pid: number) => {
-    for (const [child, parent] of rows) if (parent === pid && child !== undefined) { found.push(child); walk(child); }
+    for (const [child, parent] of rows)
+      if (parent === pid && child !== undefined) {
+        found.push(child);
+        walk(child);
+      }
   };
   walk(root);
   return found;
@@ -23,10 +30,21 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
   const err: string[] = [];
   const code = await runScenario(
     ['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
-    { out: (t) => { out.push(t); }, err: (t) => { err.push(t); }, env: { PATH: process.env.PATH ?? '' } },
-    new AbortController().signal, groups,
+    {
+      out: (t) => {
+        out.push(t);
+      },
+      err: (t) => {
+        err.push(t);
+      },
+      env: { PATH: process.env.PATH ?? '' },
+    },
+    new AbortController().signal,
+    groups,
   );
-  const report = JSON.parse(out.join('\n')) as { runs: { figures: { deliveryRate: number; wastedCalls: number }; duplicates: number; breakerActive: boolean; openedAfterMs?: number }[] };
+  const report = JSON.parse(out.join('\n')) as {
+    runs: { figures: { deliveryRate: number; wastedCalls: number }; duplicates: number; breakerActive: boolean; openedAfterMs?: number }[];
+  };
   expect({ code, err: err.filter((l) => !/run with the breaker/.test(l)) }).toEqual({ code: 0, err: [] });
   const [run] = report.runs;
   expect(run).toMatchObject({ duplicates: 0, breakerActive: true });
@@ -42,19 +60,28 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
 
 it('SIGINT stops every process the scenario started', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/chaos/src/scenario.ts', 'push-down', '--breaker', 'on', '--workers', '1'], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => { stderr += String(chunk); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += String(chunk);
+  });
   try {
     // Interrupt mid-load: redis-server, simulators, api and a worker are all running.
     // Startup compiles four apps with tsx: on a busy machine that takes a while (a bound, not a timing).
     await waitFor('the load to start', () => /sending \d+ notifications/.test(stderr), 150_000, 100);
-    const all = await waitFor('redis-server, simulators, api and a worker running', () => {
-      const found = descendants(child.pid!);
-      return found.length >= 4 ? found : undefined;
-    }, 10_000, 100);
+    const all = await waitFor(
+      'redis-server, simulators, api and a worker running',
+      () => {
+        const found = descendants(child.pid!);
+        return found.length >= 4 ? found : undefined;
+      },
+      10_000,
+      100,
+    );
     child.kill('SIGINT');
     const timeout = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000).unref());
     const code = await Promise.race([exited, timeout]);
@@ -70,8 +97,15 @@ it('a process that fails to start fails the run, and every process started so fa
   const err: string[] = [];
   const code = await runScenario(
     ['push-down', '--breaker', 'off', '--workers', '1', '--worker-entry', 'test/chaos/fixtures/no-such-worker.ts'],
-    { out: () => undefined, err: (t) => { err.push(t); }, env: { PATH: process.env.PATH ?? '' } },
-    new AbortController().signal, groups,
+    {
+      out: () => undefined,
+      err: (t) => {
+        err.push(t);
+      },
+      env: { PATH: process.env.PATH ?? '' },
+    },
+    new AbortController().signal,
+    groups,
   );
   expect(code).toBe(1);
   expect(err.join('\n')).toMatch(/worker-1 exited before it was ready/);

@@ -14,10 +14,14 @@ const group = new ProcessGroup();
 /** Runs a TypeScript file of the repository as its own node process, resolving once its output matches `ready`. */
 export async function spawnTs(file: string, env: Record<string, string>, ready: RegExp, timeoutMs = 15_000): Promise<Spawned> {
   const proc = startApp(group, { name: file, entry: file, env: { PATH: process.env.PATH ?? '', ...env } });
-  await waitFor(`${file} to print ${ready}`, () => {
-    if (!proc.running) throw new GiveUp(`${file} exited before ready: ${proc.output()}`);
-    return ready.test(proc.output());
-  }, timeoutMs);
+  await waitFor(
+    `${file} to print ${ready}`,
+    () => {
+      if (!proc.running) throw new GiveUp(`${file} exited before ready: ${proc.output()}`);
+      return ready.test(proc.output());
+    },
+    timeoutMs,
+  );
   return {
     child: proc.process,
     exited: proc.exited.then(({ code, signal }) => ({ code, signal })),

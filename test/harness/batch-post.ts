@@ -13,7 +13,9 @@ export interface BatchItemResult {
 export async function postBatches(apiUrl: string, bodies: readonly unknown[], size = 500): Promise<BatchItemResult[]> {
   const results: BatchItemResult[] = [];
   for (let i = 0; i < bodies.length; i += size) {
-    const res = await request(apiUrl).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+    const res = await request(apiUrl)
+      .post('/v1/notifications/batch')
+      .set('authorization', `Bearer ${TEST_API_KEY}`)
       .send({ notifications: bodies.slice(i, i + size) });
     expect(res.status).toBe(200);
     results.push(...res.body.results);
@@ -25,7 +27,9 @@ export async function postBatches(apiUrl: string, bodies: readonly unknown[], si
 export async function postAllAccepted(apiUrl: string, bodies: readonly unknown[], size: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < bodies.length; i += size) {
-    const res = await request(apiUrl).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+    const res = await request(apiUrl)
+      .post('/v1/notifications/batch')
+      .set('authorization', `Bearer ${TEST_API_KEY}`)
       .send({ notifications: bodies.slice(i, i + size) });
     expect(res.body.accepted).toBe(Math.min(size, bodies.length - i));
     ids.push(...res.body.results.map((r: { id: string }) => r.id));

@@ -21,8 +21,13 @@ export async function readViews(redisUrl: string, ids: readonly string[]): Promi
 
 /** Waits until every notification is terminal (delivered, failed or unconfirmed); returns their views. */
 export async function waitAllTerminal(redisUrl: string, ids: readonly string[], timeoutMs = 60_000): Promise<NotificationView[]> {
-  return waitFor(`${ids.length} notifications terminal`, async () => {
-    const views = await readViews(redisUrl, ids);
-    return views.every((v) => isTerminal(v.status)) ? views : undefined;
-  }, timeoutMs, 250);
+  return waitFor(
+    `${ids.length} notifications terminal`,
+    async () => {
+      const views = await readViews(redisUrl, ids);
+      return views.every((v) => isTerminal(v.status)) ? views : undefined;
+    },
+    timeoutMs,
+    250,
+  );
 }

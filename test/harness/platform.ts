@@ -32,6 +32,8 @@ export type TestPlatform = InProcessPlatform<RunningSimulators, RunningApi, Runn
  */
 export function startTestPlatform(options: Omit<InProcessOptions, 'apiKeys'> = {}): Promise<TestPlatform> {
   return startInProcessPlatform(APP_PARTS, {
-    apiKeys: `${TEST_API_KEY}:tenant-a,${OTHER_TENANT_KEY}:tenant-b`, timeScale: TEST_TIME_SCALE, ...options,
+    apiKeys: `${TEST_API_KEY}:tenant-a,${OTHER_TENANT_KEY}:tenant-b`,
+    timeScale: TEST_TIME_SCALE,
+    ...options,
   });
 }

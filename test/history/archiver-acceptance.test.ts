@@ -21,7 +21,9 @@ let running: HistoryPlatform;
 beforeAll(async () => {
   running = await startHistoryPlatform('acceptance', { workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } });
 });
-afterAll(async () => { await running?.stop(); });
+afterAll(async () => {
+  await running?.stop();
+});
 
 const ledger = () => readLedger(running.platform.sims.controlUrl);
 const random = fixtureRandom(20260730);
@@ -33,7 +35,11 @@ it('delivers >= 99 % exactly once with <= 1.12 calls per notification; every rec
   expect(accepted.filter((r) => r.httpStatus === 202)).toHaveLength(COUNT);
   ids = accepted.map((r) => r.id);
 
-  const views = await waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT }, ids, 180_000);
+  const views = await waitAllArchived(
+    { redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT },
+    ids,
+    180_000,
+  );
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const summary = await ledger();
   process.stdout.write(`acceptance with history: delivered ${delivered}/${COUNT}, calls ${ledgerCalls(summary)}, duplicates ${summary.duplicateKeys.length}\n`);
@@ -55,7 +61,9 @@ it('answers re-POSTs from the compact entries (200, the final status, never deli
   const finals = await Promise.all(ids.slice(0, 100).map((id) => running.store.get(TENANT, id)));
   expect(again.slice(0, 100).map((r) => r.status)).toEqual(finals.map((v) => v?.status));
 
-  const changed = await request(running.platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+  const changed = await request(running.platform.api.url)
+    .post('/v1/notifications')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
     .send({ ...(bodies[0] as object), priority: 'reminder', content: { title: 'changed', body: 'payload' } });
   expect(changed.status).toBe(422);
 

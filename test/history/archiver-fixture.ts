@@ -13,8 +13,11 @@ export function historyEnv(databaseUrl: string): Record<string, string> {
 
 /** How many of `ids` the history holds, and how many rows they take (a repeat would show as more rows). */
 export async function historyCounts(url: string, ids: readonly string[]): Promise<{ rows: number; distinct: number }> {
-  const [row] = await queryRows<{ rows: string; distinct: string }>(url,
-    'SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM history_notifications WHERE id = ANY($1::uuid[])', [ids]);
+  const [row] = await queryRows<{ rows: string; distinct: string }>(
+    url,
+    'SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM history_notifications WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
   return { rows: Number(row?.rows), distinct: Number(row?.distinct) };
 }
 
@@ -36,13 +39,20 @@ export async function redisLeft(redisUrl: string, ids: readonly string[]): Promi
  * compact idempotency entries); returns their views read back from PostgreSQL, in `ids` order.
  */
 export async function waitAllArchived(
-  o: { redisUrl: string; historyUrl: string; store: HistoryStore; tenant: string }, ids: readonly string[], timeoutMs = 120_000,
+  o: { redisUrl: string; historyUrl: string; store: HistoryStore; tenant: string },
+  ids: readonly string[],
+  timeoutMs = 120_000,
 ): Promise<NotificationView[]> {
-  await waitFor(`${ids.length} notifications archived to the history and compacted in Redis`, async () => {
-    const { distinct } = await historyCounts(o.historyUrl, ids);
-    if (distinct < ids.length) return false;
-    return (await redisLeft(o.redisUrl, ids)).fullRecords === 0;
-  }, timeoutMs, 250);
+  await waitFor(
+    `${ids.length} notifications archived to the history and compacted in Redis`,
+    async () => {
+      const { distinct } = await historyCounts(o.historyUrl, ids);
+      if (distinct < ids.length) return false;
+      return (await redisLeft(o.redisUrl, ids)).fullRecords === 0;
+    },
+    timeoutMs,
+    250,
+  );
   const views = await Promise.all(ids.map((id) => o.store.get(o.tenant, id)));
   return views.map((v, i) => {
     if (!v) throw new Error(`notification ${ids[i]} is not in the history`);
@@ -57,13 +67,18 @@ export async function waitAllArchived(
 export async function stopPostgres(server: PrivatePostgres): Promise<void> {
   const pid = Number(readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   process.kill(pid, 'SIGINT');
-  await waitFor('the postmaster to exit', () => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }, 30_000, 50);
+  await waitFor(
+    'the postmaster to exit',
+    () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    30_000,
+    50,
+  );
   await server.kill();
 }

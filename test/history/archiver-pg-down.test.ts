@@ -69,10 +69,15 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
   expect(status.body).toEqual(views[0]);
   // The outage shows: the backlog holds the waiting ones, the failed batches are counted.
   const outage = async () => ({ backlog: await metric('notify_history_backlog'), failures: await metric('notify_history_archive_failures_total') });
-  await waitFor('the backlog and the archive failures on /metrics', async () => {
-    const seen = await outage();
-    return seen.backlog === DURING && seen.failures >= 1;
-  }, 30_000, 1_000);
+  await waitFor(
+    'the backlog and the archive failures on /metrics',
+    async () => {
+      const seen = await outage();
+      return seen.backlog === DURING && seen.failures >= 1;
+    },
+    30_000,
+    1_000,
+  );
   expect((await redisLeft(platform.redis.url, secondIds)).fullRecords).toBe(DURING);
 
   await postgres.restart();
@@ -88,7 +93,9 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
   // Idempotency across the move: the same events answer 200 with their final status, a changed payload 422.
   const again = await post(bodies.slice(BEFORE, BEFORE + 50));
   expect(again.map((r) => [r.httpStatus, r.duplicate, r.status])).toEqual(views.slice(0, 50).map((v) => [200, true, v.status]));
-  const changed = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+  const changed = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
     .send({ ...(bodies[BEFORE] as object), content: { title: 'changed', body: 'payload' } });
   expect(changed.status).toBe(422);
   expect((await redisLeft(platform.redis.url, allIds)).fullRecords).toBe(0);

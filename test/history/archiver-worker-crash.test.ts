@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnApp('worker', { ...running.platform.env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
+  const worker = spawnApp('worker', {
+    ...running.platform.env,
+    WORKER_LOCK_DURATION_MS: '2000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    PROVIDER_TIMEOUT_MS: '5000',
+  });
   workers.push(worker);
   return worker;
 }
@@ -40,13 +45,21 @@ it('loses nothing, delivers nothing twice and archives everything once when a wo
   const ids = await postAllAccepted(running.platform.api.url, bodies, 400);
 
   // Kill it once it is visibly mid-run and archiving: some delivered and archived, most not.
-  await waitFor('the first worker to deliver and archive some', async () =>
-    (await ledger()).deliveries >= 150 && (await historyCounts(running.historyUrl, ids)).rows >= 50, 60_000, 20);
+  await waitFor(
+    'the first worker to deliver and archive some',
+    async () => (await ledger()).deliveries >= 150 && (await historyCounts(running.historyUrl, ids)).rows >= 50,
+    60_000,
+    20,
+  );
   await victim.kill();
   expect((await ledger()).deliveries).toBeLessThan(COUNT);
 
   startWorker();
-  const views = await waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT }, ids, 150_000);
+  const views = await waitAllArchived(
+    { redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT },
+    ids,
+    150_000,
+  );
   const summary = await ledger();
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;

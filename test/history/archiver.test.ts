@@ -29,16 +29,24 @@ beforeEach(async () => {
   url = await freshDatabase(postgres, `archiver_${++databases}`);
   store = await openHistoryStore({ url, retentionDays: 30 });
 });
-afterEach(async () => { await store?.close(); });
+afterEach(async () => {
+  await store?.close();
+});
 afterAll(async () => {
   await redis?.quit();
   await redisServer?.stop();
   await postgres?.stop();
 });
 
-const archiver = (overrides: Partial<ConstructorParameters<typeof Archiver>[0]> = {}) => new Archiver({
-  redis, scripts, store, logger: silent, config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 300 }, ...overrides,
-});
+const archiver = (overrides: Partial<ConstructorParameters<typeof Archiver>[0]> = {}) =>
+  new Archiver({
+    redis,
+    scripts,
+    store,
+    logger: silent,
+    config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 300 },
+    ...overrides,
+  });
 const rowCount = async () => Number((await queryRows<{ n: string }>(url, 'SELECT count(*) AS n FROM history_notifications'))[0]?.n);
 
 describe('Archiver', () => {
@@ -63,10 +71,12 @@ describe('Archiver', () => {
   it('a crash between the commit and the compact repeats the idempotent insert: one row each, then compacted', async () => {
     const ids = await seedTerminalNotifications(scripts, 30);
     // The insert commits, then the archiver dies before compacting (here: the store call throws after it).
-    const crashing = { insertBatch: async (records: readonly HistoryRecord[]) => {
-      await store.insertBatch(records);
-      throw new Error('archiver killed after the commit');
-    } };
+    const crashing = {
+      insertBatch: async (records: readonly HistoryRecord[]) => {
+        await store.insertBatch(records);
+        throw new Error('archiver killed after the commit');
+      },
+    };
     await expect(archiver({ store: crashing }).archiveBatch()).rejects.toThrow('killed after the commit');
     expect(await rowCount()).toBe(30);
     expect(await redis.exists(notificationKey(ids[0] as string))).toBe(1); // still the full record
@@ -85,16 +95,22 @@ describe('Archiver', () => {
     const ids = await seedTerminalNotifications(scripts, 40);
     let down = true;
     let failures = 0;
-    const flaky = { insertBatch: async (records: readonly HistoryRecord[]) => {
-      if (down) {
-        failures += 1;
-        throw new Error('connect ECONNREFUSED 127.0.0.1:5433');
-      }
-      await store.insertBatch(records);
-    } };
+    const flaky = {
+      insertBatch: async (records: readonly HistoryRecord[]) => {
+        if (down) {
+          failures += 1;
+          throw new Error('connect ECONNREFUSED 127.0.0.1:5433');
+        }
+        await store.insertBatch(records);
+      },
+    };
     const registry = new Registry();
     const metrics = createHistoryMetrics(registry, () => running.backlog());
-    const running = archiver({ store: flaky, metrics, config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 200, intervalMs: 20, maxBackoffMs: 200 } });
+    const running = archiver({
+      store: flaky,
+      metrics,
+      config: { ...DEFAULT_ARCHIVER_CONFIG, batchSize: 100, leaseMs: 200, intervalMs: 20, maxBackoffMs: 200 },
+    });
     running.start();
     try {
       const failuresCounted = async () => Number(/^notify_history_archive_failures_total (\d+)$/m.exec(await registry.metrics())?.[1]);
@@ -121,7 +137,7 @@ describe('Archiver', () => {
 });
 
 describe('createNotificationLookup', () => {
-  it('reads Redis while the record is there, the history after archival, and never another tenant\'s notification', async () => {
+  it("reads Redis while the record is there, the history after archival, and never another tenant's notification", async () => {
     const [id] = await seedTerminalNotifications(scripts, 1);
     const lookup = createNotificationLookup({ redis, history: store });
     const redisOnly = createNotificationLookup({ redis });

@@ -17,9 +17,7 @@ export interface HistoryPlatform {
  * Starts PostgreSQL with a fresh `database`, then the platform with history on (`options` come
  * on top, their env merged over the history env). What started is stopped again if a later step fails.
  */
-export async function startHistoryPlatform(
-  database: string, options: Parameters<typeof startTestPlatform>[0] = {},
-): Promise<HistoryPlatform> {
+export async function startHistoryPlatform(database: string, options: Parameters<typeof startTestPlatform>[0] = {}): Promise<HistoryPlatform> {
   const postgres = await startTestPostgres();
   let platform: TestPlatform | undefined;
   let store: HistoryStore | undefined;

@@ -3,7 +3,9 @@ import type { PrivatePostgres } from '@notify/platform-kit';
 import { startTestPostgres } from './postgres-fixture';
 
 let server: PrivatePostgres | undefined;
-afterAll(async () => { await server?.stop(); });
+afterAll(async () => {
+  await server?.stop();
+});
 
 async function withClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });

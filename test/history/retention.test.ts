@@ -7,15 +7,22 @@ const DAY = 86_400_000;
 let server: PrivatePostgres;
 let store: HistoryStore | undefined;
 
-beforeAll(async () => { server = await startTestPostgres(); });
+beforeAll(async () => {
+  server = await startTestPostgres();
+});
 afterAll(async () => {
   await store?.close();
   await server?.stop();
 });
 
-const partitions = async (url: string) => (await queryRows<{ name: string }>(url,
-  `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-   WHERE i.inhparent = 'history_notifications'::regclass ORDER BY 1`)).map((r) => r.name);
+const partitions = async (url: string) =>
+  (
+    await queryRows<{ name: string }>(
+      url,
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+   WHERE i.inhparent = 'history_notifications'::regclass ORDER BY 1`,
+    )
+  ).map((r) => r.name);
 
 test('retention drops whole day partitions older than HISTORY_RETENTION_DAYS and creates the days ahead', async () => {
   const url = await freshDatabase(server, 'retention');
@@ -24,9 +31,9 @@ test('retention drops whole day partitions older than HISTORY_RETENTION_DAYS and
   // Rows on days now-6 .. now (partitions created on demand by insertBatch).
   const rows = Array.from({ length: 7 }, (_, d) => delivered('t', `day${d}`, now - d * DAY));
   await store.insertBatch(rows);
-  expect(await partitions(url)).toEqual(expect.arrayContaining([
-    'history_notifications_d20261124', 'history_notifications_d20261127', 'history_notifications_d20261130',
-  ]));
+  expect(await partitions(url)).toEqual(
+    expect.arrayContaining(['history_notifications_d20261124', 'history_notifications_d20261127', 'history_notifications_d20261130']),
+  );
 
   await store.maintainPartitions(now);
 

@@ -19,9 +19,15 @@ async function newStore(): Promise<{ store: HistoryStore; url: string }> {
   return { store: await open(url), url };
 }
 
-beforeAll(async () => { server = await startTestPostgres(); });
-afterEach(async () => { await Promise.all(opened.splice(0).map((s) => s.close())); });
-afterAll(async () => { await server?.stop(); });
+beforeAll(async () => {
+  server = await startTestPostgres();
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await server?.stop();
+});
 
 describe('migrations', () => {
   test('run at open, idempotently, and four stores opening an empty database at once all succeed', async () => {
@@ -64,25 +70,67 @@ describe('insertBatch and get', () => {
       failed('t', 'failed', now - 5_000),
       failed('t', 'other-reason', now - 6_000, { failureReason: 'a reason this version does not know' }),
       failed('t', 'unconfirmed', now - 7_000, {
-        status: 'unconfirmed', failureReason: 'unknown-outcome-unsettled-before-maximum-age',
+        status: 'unconfirmed',
+        failureReason: 'unknown-outcome-unsettled-before-maximum-age',
         attempts: [
-          { step: 1, channel: 'sms', kind: 'send', startedAt: now - 6_990, finishedAt: now - 4_990, durationMs: 2_000, outcome: 'unknown', spent: true, errorClass: 'timeout', message: 'no answer within the call timeout' },
-          { step: 2, channel: 'sms', kind: 'reconcile', startedAt: now - 4_000, outcome: 'unknown', errorClass: 'worker-lost', message: 'the worker stopped during the call; outcome unknown, reconciling', finishedAt: now - 3_000 },
-          { step: 3, channel: 'email', kind: 'send', startedAt: now - 2_000, finishedAt: now - 1_990, durationMs: 10, outcome: 'processing-error', spent: false, errorClass: 'render-failed', message: 'ünïcödé ✓' },
+          {
+            step: 1,
+            channel: 'sms',
+            kind: 'send',
+            startedAt: now - 6_990,
+            finishedAt: now - 4_990,
+            durationMs: 2_000,
+            outcome: 'unknown',
+            spent: true,
+            errorClass: 'timeout',
+            message: 'no answer within the call timeout',
+          },
+          {
+            step: 2,
+            channel: 'sms',
+            kind: 'reconcile',
+            startedAt: now - 4_000,
+            outcome: 'unknown',
+            errorClass: 'worker-lost',
+            message: 'the worker stopped during the call; outcome unknown, reconciling',
+            finishedAt: now - 3_000,
+          },
+          {
+            step: 3,
+            channel: 'email',
+            kind: 'send',
+            startedAt: now - 2_000,
+            finishedAt: now - 1_990,
+            durationMs: 10,
+            outcome: 'processing-error',
+            spent: false,
+            errorClass: 'render-failed',
+            message: 'ünïcödé ✓',
+          },
         ],
-        skips: [{ channel: 'push', reason: 'no-address', at: now - 7_000 }, { channel: 'email', reason: 'suppressed', at: now - 1_000 }],
+        skips: [
+          { channel: 'push', reason: 'no-address', at: now - 7_000 },
+          { channel: 'email', reason: 'suppressed', at: now - 1_000 },
+        ],
       }),
       // Values the compact encoding cannot hold are kept verbatim (JSON fallback), never dropped.
       delivered('t', 'fractional', now - 8_000, {
-        attempts: [{ step: 1, channel: 'push', kind: 'send', startedAt: now - 7_990, finishedAt: now - 7_900, durationMs: 89.75, outcome: 'delivered', spent: true }],
+        attempts: [
+          { step: 1, channel: 'push', kind: 'send', startedAt: now - 7_990, finishedAt: now - 7_900, durationMs: 89.75, outcome: 'delivered', spent: true },
+        ],
       }),
-      delivered('t', 'reminder-email', now - 9_000, { priority: 'reminder', plan: ['email'], deliveredChannel: 'email', skips: [{ channel: 'push', reason: 'breaker-open', at: now - 9_000 }] }),
+      delivered('t', 'reminder-email', now - 9_000, {
+        priority: 'reminder',
+        plan: ['email'],
+        deliveredChannel: 'email',
+        skips: [{ channel: 'push', reason: 'breaker-open', at: now - 9_000 }],
+      }),
     ];
     await store.insertBatch(records);
     for (const r of records) expect(await store.get('t', r.id)).toEqual(viewOf(r));
   });
 
-  test('an unknown id, a malformed id and another tenant\'s id read as undefined', async () => {
+  test("an unknown id, a malformed id and another tenant's id read as undefined", async () => {
     const { store } = await newStore();
     const r = delivered('tenant-a', 'x', Date.now());
     await store.insertBatch([r]);
@@ -100,7 +148,11 @@ describe('list', () => {
   // two recipients, and 4 per event; tenant-b: the same recipients and events, never visible to a.
   const a = Array.from({ length: 40 }, (_, i) => {
     const at = now - i * 2 * 3_600_000;
-    const overrides = { recipientId: i % 2 === 0 ? 'alice' : 'bob', eventId: `event-${Math.floor(i / 4)}`, priority: i % 3 === 0 ? 'reminder' as const : 'urgent' as const };
+    const overrides = {
+      recipientId: i % 2 === 0 ? 'alice' : 'bob',
+      eventId: `event-${Math.floor(i / 4)}`,
+      priority: i % 3 === 0 ? ('reminder' as const) : ('urgent' as const),
+    };
     return i % 5 === 0 ? failed('tenant-a', `a${i}`, at, overrides) : delivered('tenant-a', `a${i}`, at, overrides);
   });
   const b = Array.from({ length: 10 }, (_, i) => delivered('tenant-b', `b${i}`, now - i * 1000, { recipientId: 'alice', eventId: 'event-0' }));
@@ -146,8 +198,10 @@ describe('list', () => {
     const since = now - 20 * 3_600_000;
     const until = now - 4 * 3_600_000;
     await expectIds({ since, until }, (r) => r.acceptedAt >= since && r.acceptedAt < until);
-    await expectIds({ recipientId: 'bob', status: 'failed', priority: 'urgent', since: now - 3 * DAY },
-      (r) => r.recipientId === 'bob' && r.status === 'failed' && r.priority === 'urgent');
+    await expectIds(
+      { recipientId: 'bob', status: 'failed', priority: 'urgent', since: now - 3 * DAY },
+      (r) => r.recipientId === 'bob' && r.status === 'failed' && r.priority === 'urgent',
+    );
     await expectIds({ recipientId: 'nobody' }, () => false);
   });
 
@@ -164,7 +218,7 @@ describe('list', () => {
     expect(rest).toEqual(expected);
   });
 
-  test('tenant-scoped: another tenant\'s rows are never listed, even with the same recipient and event', async () => {
+  test("tenant-scoped: another tenant's rows are never listed, even with the same recipient and event", async () => {
     expect(await all('tenant-b', { limit: 100 })).toEqual(b.map((r) => r.id));
     const aliceA = await all('tenant-a', { limit: 100, recipientId: 'alice', eventId: 'event-0' });
     expect(aliceA.every((id) => a.some((r) => r.id === id))).toBe(true);
@@ -183,10 +237,22 @@ describe('list', () => {
     const flipped = `${good.slice(0, -1)}${alphabet[alphabet.indexOf(good.slice(-1)) ^ 1]}`;
     const wrongVersion = Buffer.from(good, 'base64url');
     wrongVersion[0] = 9;
-    const bad = ['', 'x', `${good}A`, good.slice(1), good.replace(/.$/, '='), `${good.slice(0, -2)}!!`, flipped,
-      wrongVersion.toString('base64url'), Buffer.alloc(25, 0xff).toString('base64url')];
+    const bad = [
+      '',
+      'x',
+      `${good}A`,
+      good.slice(1),
+      good.replace(/.$/, '='),
+      `${good.slice(0, -2)}!!`,
+      flipped,
+      wrongVersion.toString('base64url'),
+      Buffer.alloc(25, 0xff).toString('base64url'),
+    ];
     for (const cursor of bad) {
-      const error = await store.list('tenant-a', { limit: 2, cursor }).then(() => undefined, (e: unknown) => e);
+      const error = await store.list('tenant-a', { limit: 2, cursor }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isInvalidCursorError(error)).toBe(true);
       expect(isNotifyError(error) && error.httpStatus === 400 && error.details?.[0]?.field === 'cursor').toBe(true);
     }

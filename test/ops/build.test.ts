@@ -12,9 +12,11 @@ const run = promisify(execFile);
 /** Names of the packages the lockfile installs for development only (`"dev": true`). */
 function devOnlyPackages(): Set<string> {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  return new Set(Object.entries(lock.packages)
-    .filter(([path, entry]) => path.includes('node_modules/') && entry.dev === true)
-    .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+  return new Set(
+    Object.entries(lock.packages)
+      .filter(([path, entry]) => path.includes('node_modules/') && entry.dev === true)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+  );
 }
 
 /** `/x/node_modules/@scope/name/lib/a.js` → `@scope/name` (the innermost node_modules). */
@@ -26,8 +28,7 @@ function packageOf(file: string): string | undefined {
 }
 
 function filesUnder(dir: string, suffix: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith(suffix));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix));
 }
 
 const group = new ProcessGroup();
@@ -102,7 +103,11 @@ it('runs the compiled api with plain node in production mode: health answers, no
 });
 
 it('keeps the build tools out of the production dependencies', () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    scripts: Record<string, string>;
+  };
   for (const tool of ['tsx', 'esbuild', 'typescript']) {
     expect(pkg.dependencies[tool]).toBeUndefined();
     expect(pkg.devDependencies[tool]).toBeDefined();

@@ -23,16 +23,26 @@ beforeAll(async () => {
   queues = CHANNELS.flatMap((channel) => PRIORITIES.map((priority) => new Queue(channelQueueName(channel, priority), { connection, prefix: QUEUE_PREFIX })));
   const pushUrgent = queues.find((q) => q.name === 'push-urgent');
   await pushUrgent?.add('step', { id: 'a'.repeat(32), rh: 'b'.repeat(32), priority: 'urgent', step: 1, channel: 'push' }, { jobId: `n-${'a'.repeat(32)}-1` });
-  await pushUrgent?.add('step', { id: 'c'.repeat(32), rh: 'd'.repeat(32), priority: 'urgent', step: 1, channel: 'push' }, { jobId: `n-${'c'.repeat(32)}-1`, delay: 60_000 });
+  await pushUrgent?.add(
+    'step',
+    { id: 'c'.repeat(32), rh: 'd'.repeat(32), priority: 'urgent', step: 1, channel: 'push' },
+    { jobId: `n-${'c'.repeat(32)}-1`, delay: 60_000 },
+  );
 
   // Mounted the way the api mounts it: the admin console at /admin, the error middleware behind.
   sessionRedis = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   app = express();
   app.set('query parser', 'simple'); // as createApp sets it; the board's sub-app inherits it
-  app.use('/admin', createAdminConsole({
-    queues, redis: sessionRedis, adminApiKey: ADMIN_KEY, session: { ttlSeconds: 3600, secureCookie: 'auto' },
-    limiter: createLoginLimiter({ maxFailures: 100 }), // the throttle has its own test below
-  }));
+  app.use(
+    '/admin',
+    createAdminConsole({
+      queues,
+      redis: sessionRedis,
+      adminApiKey: ADMIN_KEY,
+      session: { ttlSeconds: 3600, secureCookie: 'auto' },
+      limiter: createLoginLimiter({ maxFailures: 100 }), // the throttle has its own test below
+    }),
+  );
   app.use(errorMiddleware(pino({ level: 'silent' })));
 });
 
@@ -71,7 +81,9 @@ it('lists the six lanes with their real job counts', async () => {
   expect(pushUrgent?.counts).toMatchObject({ waiting: 1, delayed: 1 });
   expect(lanes.every((q) => q.readOnlyMode)).toBe(true);
   // The active lane's page lists its waiting job: a pointer, no addresses.
-  const jobs = (res.body as { queues: { name: string; jobs: { id: string; data: Record<string, unknown> }[] }[] }).queues.find((q) => q.name === 'push-urgent')?.jobs ?? [];
+  const jobs =
+    (res.body as { queues: { name: string; jobs: { id: string; data: Record<string, unknown> }[] }[] }).queues.find((q) => q.name === 'push-urgent')?.jobs ??
+    [];
   expect(jobs.map((j) => j.id)).toEqual([`n-${'a'.repeat(32)}-1`]);
   expect(Object.keys(jobs[0]?.data ?? {}).sort()).toEqual(['channel', 'id', 'priority', 'rh', 'step']);
 });
@@ -100,7 +112,9 @@ describe('browser sign-in (cookie session)', () => {
     const loginCookie = setCookies(form).get('notify_admin_login');
     expect(csrf).toBeDefined();
     expect(value(loginCookie)).toBe(csrf);
-    return request(target).post('/admin/login').type('form')
+    return request(target)
+      .post('/admin/login')
+      .type('form')
       .set({ cookie: `notify_admin_login=${csrf}`, origin: 'http://127.0.0.1', host: '127.0.0.1', ...headers })
       .send({ csrf: csrf!, key });
   }
@@ -167,10 +181,16 @@ describe('browser sign-in (cookie session)', () => {
 
   it('slows guessing: after 3 wrong keys from one address even the right key waits (429)', async () => {
     const throttled = express();
-    throttled.use('/admin', createAdminConsole({
-      queues, redis: sessionRedis!, adminApiKey: ADMIN_KEY, session: { ttlSeconds: 3600, secureCookie: 'auto' },
-      limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
-    }));
+    throttled.use(
+      '/admin',
+      createAdminConsole({
+        queues,
+        redis: sessionRedis!,
+        adminApiKey: ADMIN_KEY,
+        session: { ttlSeconds: 3600, secureCookie: 'auto' },
+        limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
+      }),
+    );
     for (let i = 0; i < 3; i += 1) expect((await signIn(`wrong-key-${i}-00000000000000000000`, {}, throttled)).status).toBe(401);
     const blocked = await signIn(ADMIN_KEY, {}, throttled);
     expect(blocked.status).toBe(429);
@@ -183,9 +203,13 @@ describe('browser sign-in (cookie session)', () => {
     const noHeader = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set('cookie', cookie);
     expect(noHeader.status).toBe(403);
     expect(noHeader.body).toMatchObject({ error: { code: 'FORBIDDEN' } });
-    const wrongHeader = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': 'x'.repeat(43) });
+    const wrongHeader = await request(app)
+      .put('/admin/queues/api/queues/push-urgent/empty')
+      .set({ cookie, 'x-xsrf-token': 'x'.repeat(43) });
     expect(wrongHeader.status).toBe(403);
-    const crossSite = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': csrf, 'sec-fetch-site': 'cross-site' });
+    const crossSite = await request(app)
+      .put('/admin/queues/api/queues/push-urgent/empty')
+      .set({ cookie, 'x-xsrf-token': csrf, 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
     // With the token it reaches bull-board, which refuses every write on the read-only lanes.
     const allowed = await request(app).put('/admin/queues/api/queues/push-urgent/empty').set({ cookie, 'x-xsrf-token': csrf });

@@ -54,7 +54,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(Object.keys(services).sort()).toEqual(['api', 'grafana', 'postgres', 'prometheus', 'redis', 'simulators', 'worker']);
   });
 
-  it('runs the history\'s PostgreSQL on a volume, health-checked, off the host\'s ports, and points both apps at it', () => {
+  it("runs the history's PostgreSQL on a volume, health-checked, off the host's ports, and points both apps at it", () => {
     const postgres = services.postgres!;
     expect(postgres.image).toMatch(/^postgres:\d+/);
     expect(Object.keys(volumes)).toContain('postgres-data');
@@ -84,11 +84,17 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
   });
 
   it('health-gates every dependency: each depends_on waits for service_healthy of a service with a healthcheck', () => {
-    const edges = Object.entries(services).flatMap(([name, s]) => Object.entries(s.depends_on ?? {}).map(([dep, cond]) => ({ name, dep, condition: cond.condition })));
+    const edges = Object.entries(services).flatMap(([name, s]) =>
+      Object.entries(s.depends_on ?? {}).map(([dep, cond]) => ({ name, dep, condition: cond.condition })),
+    );
     expect(edges.length).toBeGreaterThanOrEqual(6);
     expect(edges.filter((e) => e.condition !== 'service_healthy')).toEqual([]);
     expect(edges.filter((e) => !services[e.dep]?.healthcheck?.test?.length).map((e) => e.dep)).toEqual([]);
-    expect(Object.entries(services).filter(([, s]) => !s.healthcheck?.test?.length).map(([name]) => name)).toEqual([]);
+    expect(
+      Object.entries(services)
+        .filter(([, s]) => !s.healthcheck?.test?.length)
+        .map(([name]) => name),
+    ).toEqual([]);
     expect(Object.keys(services.worker!.depends_on ?? {}).sort()).toEqual(['postgres', 'redis', 'simulators']);
     expect(Object.keys(services.api!.depends_on ?? {})).toContain('redis');
   });
@@ -98,8 +104,12 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     const worker = services.worker!.environment ?? {};
     expect(api).toMatchObject({ NODE_ENV: 'production', REDIS_URL: 'redis://redis:6379', API_HOST: '0.0.0.0' });
     expect(worker).toMatchObject({
-      NODE_ENV: 'production', REDIS_URL: 'redis://redis:6379', METRICS_HOST: '0.0.0.0',
-      PROVIDER_PUSH_URL: 'http://simulators:4101', PROVIDER_SMS_URL: 'http://simulators:4102', PROVIDER_EMAIL_URL: 'http://simulators:4103',
+      NODE_ENV: 'production',
+      REDIS_URL: 'redis://redis:6379',
+      METRICS_HOST: '0.0.0.0',
+      PROVIDER_PUSH_URL: 'http://simulators:4101',
+      PROVIDER_SMS_URL: 'http://simulators:4102',
+      PROVIDER_EMAIL_URL: 'http://simulators:4103',
     });
     expect(services.simulators!.environment).toMatchObject({ SIM_HOST: '0.0.0.0' });
   });
@@ -114,11 +124,15 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     const result = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, ...password } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/API_KEYS|ADMIN_API_KEY/);
-    const withoutAdmin = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...env, ...password, API_KEYS: KEYS_ENV.API_KEYS } });
+    const withoutAdmin = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
+      cwd: ROOT,
+      env: { ...env, ...password, API_KEYS: KEYS_ENV.API_KEYS },
+    });
     expect(withoutAdmin.code).not.toBe(0);
     expect(withoutAdmin.stderr).toMatch(/ADMIN_API_KEY/);
     const withoutPassword = await run('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
-      cwd: ROOT, env: { ...env, API_KEYS: KEYS_ENV.API_KEYS, ADMIN_API_KEY: KEYS_ENV.ADMIN_API_KEY },
+      cwd: ROOT,
+      env: { ...env, API_KEYS: KEYS_ENV.API_KEYS, ADMIN_API_KEY: KEYS_ENV.ADMIN_API_KEY },
     });
     expect(withoutPassword.code).not.toBe(0);
     expect(withoutPassword.stderr).toMatch(/POSTGRES_PASSWORD/);
@@ -146,9 +160,9 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
   });
 
   it('agrees with prometheus.yml: the api and worker ports are the ones scraped', async () => {
-    const prom = await yamlToJson<{ scrape_configs: { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; port: number }[] }[] }>(
-      readFileSync(resolve(ROOT, 'infra/prometheus/prometheus.yml'), 'utf8'),
-    );
+    const prom = await yamlToJson<{
+      scrape_configs: { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; port: number }[] }[];
+    }>(readFileSync(resolve(ROOT, 'infra/prometheus/prometheus.yml'), 'utf8'));
     const job = (name: string) => prom.scrape_configs.find((j) => j.job_name === name);
     expect(job('notify-api')?.static_configs?.[0]?.targets).toEqual([`api:${services.api!.environment?.API_METRICS_PORT}`]);
     expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
@@ -157,7 +171,11 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
   it('has a multi-stage Dockerfile on node:20-slim whose image runs the compiled app with node, without dev dependencies, as a non-root user', () => {
     const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
     // The last stage is the image; its instructions only (comments may name the sources).
-    const final = dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')).split('\n').filter((line) => !line.startsWith('#')).join('\n');
+    const final = dockerfile
+      .slice(dockerfile.lastIndexOf('\nFROM '))
+      .split('\n')
+      .filter((line) => !line.startsWith('#'))
+      .join('\n');
     expect(final).toMatch(/^FROM node:20-slim$/m);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev\b/m);
     expect(final).not.toMatch(/npm ci(?! --omit=dev)|tsx|\/src\//);

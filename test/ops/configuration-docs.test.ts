@@ -34,7 +34,10 @@ const APPS: Record<string, { sections: string[]; shapes: Shape[] }> = {
   chaos: { sections: ['chaos CLI'], shapes: [chaosEnvSchema.shape] },
 };
 
-interface Row { variable: string; defaultCell: string }
+interface Row {
+  variable: string;
+  defaultCell: string;
+}
 
 /** `## <title>` → the rows of the table under it (first column a backticked variable). */
 function sections(markdown: string): Map<string, Row[]> {
@@ -95,6 +98,11 @@ describe.each(Object.entries(APPS))('docs/configuration.md documents %s', (_app,
 });
 
 it('lists each variable once per section', () => {
-  const repeated = [...doc.entries()].flatMap(([title, rows]) => rows.map((r) => r.variable).filter((v, i, all) => all.indexOf(v) !== i).map((v) => `${title}: ${v}`));
+  const repeated = [...doc.entries()].flatMap(([title, rows]) =>
+    rows
+      .map((r) => r.variable)
+      .filter((v, i, all) => all.indexOf(v) !== i)
+      .map((v) => `${title}: ${v}`),
+  );
   expect(repeated).toEqual([]);
 });

@@ -77,9 +77,16 @@ async function statuses(ids: string[]): Promise<string[]> {
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  sims = await startSimulators(loadSimConfig({
-    TRACKING_STORES_PORT: '0', SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', SIM_LATENCY_MS: '200',
-  }));
+  sims = await startSimulators(
+    loadSimConfig({
+      TRACKING_STORES_PORT: '0',
+      SIM_CONTROL_PORT: '0',
+      SIM_PUSH_PORT: '0',
+      SIM_SMS_PORT: '0',
+      SIM_EMAIL_PORT: '0',
+      SIM_LATENCY_MS: '200',
+    }),
+  );
   admin = new Redis(redis.url, { maxRetriesPerRequest: null });
 });
 
@@ -111,10 +118,15 @@ describe('worker SIGTERM', () => {
     const { ids } = await sendNotifications(api.url, 300, `life-${Date.now()}`);
     expect(ids).toHaveLength(300);
 
-    const inFlight = await waitFor('jobs in flight on the first worker', async () => {
-      const active = (await Promise.all(queues.map(async (q) => (await q.getActive()).map((j) => ({ queue: q, id: j.id as string }))))).flat();
-      return active.length >= 4 ? active : undefined;
-    }, 15_000, 20);
+    const inFlight = await waitFor(
+      'jobs in flight on the first worker',
+      async () => {
+        const active = (await Promise.all(queues.map(async (q) => (await q.getActive()).map((j) => ({ queue: q, id: j.id as string }))))).flat();
+        return active.length >= 4 ? active : undefined;
+      },
+      15_000,
+      20,
+    );
 
     const signalled = performance.now();
     first.proc.signal('SIGTERM');
@@ -148,39 +160,64 @@ describe('api SIGTERM', () => {
     const api = await startApi();
     const port = Number(new URL(api.url).port);
     const body = JSON.stringify({
-      eventId: `drain-${Date.now()}`, priority: 'urgent',
-      recipient: { id: 'drain-r1', addresses: { email: 'drain@example.com' } }, content: { title: 'Hi', body: 'Draining' },
+      eventId: `drain-${Date.now()}`,
+      priority: 'urgent',
+      recipient: { id: 'drain-r1', addresses: { email: 'drain@example.com' } },
+      content: { title: 'Hi', body: 'Draining' },
     });
-    const post = (payload: string, timeoutMs = 30_000) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: '/v1/notifications', agent: false,
-        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    const post = (payload: string, timeoutMs = 30_000) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/v1/notifications',
+            agent: false,
+            headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+        req.end(payload);
       });
-      req.on('error', reject);
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.end(payload);
-    });
 
     // Hold the request inside Redis: writes (the intake script) wait while reads (readyz) go on.
     await admin!.call('CLIENT', 'PAUSE', '3000', 'WRITE');
     const inFlight = post(body);
-    await waitFor('the intake script blocked in Redis', async () => /flags=b\b.*cmd=(evalsha|eval)\b/.test(String(await admin!.call('CLIENT', 'LIST'))), 5_000, 10);
+    await waitFor(
+      'the intake script blocked in Redis',
+      async () => /flags=b\b.*cmd=(evalsha|eval)\b/.test(String(await admin!.call('CLIENT', 'LIST'))),
+      5_000,
+      10,
+    );
 
     const signalled = performance.now();
     api.proc.signal('SIGTERM');
     // The signal travels tsx → node → handler; readiness flips first (503 draining, or refused
     // once the listener is closed). An intake probe before that would itself block in Redis.
-    await waitFor('readyz to report draining', async () => {
-      const res = await fetch(`${api.url}/readyz`).catch(() => undefined);
-      return res === undefined || res.status === 503;
-    }, 5_000, 10);
+    await waitFor(
+      'readyz to report draining',
+      async () => {
+        const res = await fetch(`${api.url}/readyz`).catch(() => undefined);
+        return res === undefined || res.status === 503;
+      },
+      5_000,
+      10,
+    );
     // New intake: the listener is closed (refused) or the instance answers 503 SHUTTING_DOWN.
     const fresh = await post(body.replace('drain-r1', 'drain-r2'), 2_000).then(
-      (res) => (res.status === 503 && (JSON.parse(res.body) as { error?: { code?: string } }).error?.code === 'SHUTTING_DOWN' ? 'shutting-down' : `answered ${res.status}`),
+      (res) =>
+        res.status === 503 && (JSON.parse(res.body) as { error?: { code?: string } }).error?.code === 'SHUTTING_DOWN'
+          ? 'shutting-down'
+          : `answered ${res.status}`,
       (error: NodeJS.ErrnoException) => error.code ?? error.message,
     );
     expect(['shutting-down', 'ECONNREFUSED']).toContain(fresh);
@@ -199,21 +236,30 @@ describe('api SIGTERM', () => {
 });
 
 describe('production profile', () => {
-  it.each(['api', 'worker'] as const)('%s refuses a Redis whose maxmemory-policy is not noeviction', async (app) => {
-    const lossy = await startTestRedis({ args: ['--maxmemory-policy', 'allkeys-lru'] });
-    closers.push({ close: () => lossy.stop() });
-    const probe = new Redis(lossy.url);
-    expect(await probe.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'allkeys-lru']);
-    probe.disconnect();
-    const port = String(await freePort());
-    const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: port, METRICS_PORT: port });
-    processes.push(proc);
-    const exit = await Promise.race([proc.exited, new Promise<undefined>((r) => { setTimeout(() => r(undefined), 20_000).unref(); })]);
-    expect(exit).toBeDefined();
-    expect(exit?.code).not.toBe(0);
-    expect(exit?.code).not.toBeNull();
-    expect(proc.output()).toMatch(/maxmemory-policy/);
-    expect(proc.output()).toMatch(/noeviction/);
-    await lossy.stop();
-  }, 30_000);
+  it.each(['api', 'worker'] as const)(
+    '%s refuses a Redis whose maxmemory-policy is not noeviction',
+    async (app) => {
+      const lossy = await startTestRedis({ args: ['--maxmemory-policy', 'allkeys-lru'] });
+      closers.push({ close: () => lossy.stop() });
+      const probe = new Redis(lossy.url);
+      expect(await probe.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'allkeys-lru']);
+      probe.disconnect();
+      const port = String(await freePort());
+      const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: port, METRICS_PORT: port });
+      processes.push(proc);
+      const exit = await Promise.race([
+        proc.exited,
+        new Promise<undefined>((r) => {
+          setTimeout(() => r(undefined), 20_000).unref();
+        }),
+      ]);
+      expect(exit).toBeDefined();
+      expect(exit?.code).not.toBe(0);
+      expect(exit?.code).not.toBeNull();
+      expect(proc.output()).toMatch(/maxmemory-policy/);
+      expect(proc.output()).toMatch(/noeviction/);
+      await lossy.stop();
+    },
+    30_000,
+  );
 });

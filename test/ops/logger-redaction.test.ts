@@ -41,8 +41,8 @@ const CASES: [string, Record<string, unknown>][] = [
   ['a provider request body', { request: { to: EMAIL, message: { subject: 'Hi' } } }],
   ['a provider request body, nested', { call: { body: { to: PUSH_TOKEN } } }],
   ['phone and push token fields (names that mean nothing but an address)', { phone: PHONE, pushToken: PUSH_TOKEN, sms: { to: EMAIL } }],
-  ['a recipient\'s address fields', { recipient: { id: 'r1', phone: PHONE, email: EMAIL, pushToken: PUSH_TOKEN } }],
-  ['a recipient\'s address fields, nested', { job: { data: { recipient: { email: EMAIL } } }, phone: PHONE, pushToken: PUSH_TOKEN }],
+  ["a recipient's address fields", { recipient: { id: 'r1', phone: PHONE, email: EMAIL, pushToken: PUSH_TOKEN } }],
+  ["a recipient's address fields, nested", { job: { data: { recipient: { email: EMAIL } } }, phone: PHONE, pushToken: PUSH_TOKEN }],
 ];
 
 describe('createLogger redaction', () => {
@@ -66,7 +66,7 @@ describe('createLogger redaction', () => {
     expect(record.recipient).toEqual({ id: 'r1', addresses: '[redacted]' });
   });
 
-  it('keeps a key named after a channel: the simulators\' start-up log shows the e-mail provider\'s URL', () => {
+  it("keeps a key named after a channel: the simulators' start-up log shows the e-mail provider's URL", () => {
     const out = capture();
     const providers = { push: 'http://127.0.0.1:4101', sms: 'http://127.0.0.1:4102', email: 'http://127.0.0.1:4103' };
     createLogger('simulators', 'info', out.stream).info({ providers, control: 'http://127.0.0.1:4100' }, 'simulated providers listening');
@@ -94,7 +94,9 @@ describe('createLogger redaction', () => {
     const client = new Redis(server.url, { maxRetriesPerRequest: 0 });
     let error: unknown;
     try {
-      await client.set('{notify}:n:x', JSON.stringify(addresses)).catch((e: unknown) => { error = e; });
+      await client.set('{notify}:n:x', JSON.stringify(addresses)).catch((e: unknown) => {
+        error = e;
+      });
     } finally {
       client.disconnect();
       await server.stop();

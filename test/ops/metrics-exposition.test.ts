@@ -18,10 +18,15 @@ beforeAll(async () => {
   expect(accepted).toBe(30);
   const worker = platform.workers[0];
   if (!worker) throw new Error('platform started without a worker');
-  await waitFor('deliveries in the worker metrics', async () => {
-    const text = await (await fetch(worker.metricsUrl)).text();
-    return /^notify_notifications_total\{[^}]*outcome="delivered"/m.test(text);
-  }, 20_000, 100);
+  await waitFor(
+    'deliveries in the worker metrics',
+    async () => {
+      const text = await (await fetch(worker.metricsUrl)).text();
+      return /^notify_notifications_total\{[^}]*outcome="delivered"/m.test(text);
+    },
+    20_000,
+    100,
+  );
   expositions.push({ process: 'api', text: await (await fetch(platform.api.metricsUrl)).text() });
   expositions.push({ process: 'worker', text: await (await fetch(worker.metricsUrl)).text() });
 }, 60_000);
@@ -37,7 +42,10 @@ describeWithTools('metrics exposition passes promtool check metrics', [findTool(
     expect(exposition?.text).toMatch(/^# TYPE nodejs_eventloop_lag_seconds gauge$/m);
     const result = await run('promtool', ['check', 'metrics'], { input: exposition?.text ?? '' });
     // promtool exits 3 when it has findings and prints one per line (on stderr in 2.42).
-    const findings = `${result.stdout}\n${result.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean);
+    const findings = `${result.stdout}\n${result.stderr}`
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     expect(findings).toEqual([]);
     expect(result.code).toBe(0);
   });

@@ -55,15 +55,20 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
       return result.length === 1 ? result[0]?.value : undefined;
     };
 
-    await waitFor('all three targets up', async () => (await scalar('sum(up{job=~"notify-.*"})')) === 3, 20_000, 200)
-      .catch((error: Error) => { throw new Error(`${error.message}\n${prom.log()}`); });
+    await waitFor('all three targets up', async () => (await scalar('sum(up{job=~"notify-.*"})')) === 3, 20_000, 200).catch((error: Error) => {
+      throw new Error(`${error.message}\n${prom.log()}`);
+    });
 
     const { accepted } = await sendNotifications(running.api.url, NOTIFICATIONS, `e2e-${Date.now()}`);
     expect(accepted).toBe(NOTIFICATIONS);
 
     // Every notification terminal, as Prometheus sees it (sum over both workers).
-    await waitFor(`${NOTIFICATIONS} terminal notifications in Prometheus`,
-      async () => (await scalar('sum(notify_notifications_total)')) === NOTIFICATIONS, 30_000, 250);
+    await waitFor(
+      `${NOTIFICATIONS} terminal notifications in Prometheus`,
+      async () => (await scalar('sum(notify_notifications_total)')) === NOTIFICATIONS,
+      30_000,
+      250,
+    );
 
     // Ground truth: the workers' own expositions, read after the counters stopped moving.
     const direct = await Promise.all(running.workers.map(async (w) => (await fetch(w.metricsUrl)).text()));
@@ -76,12 +81,17 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
     expect(urgentCount).toBeGreaterThan(0);
 
     const deliveryRate = await scalar('sum(notify_notifications_total{outcome="delivered"}) / sum(notify_notifications_total)');
-    const urgentMean = await waitFor('urgent latency count settled in Prometheus', async () => {
-      const count = await scalar('sum(notify_delivery_latency_seconds_count{priority="urgent"})');
-      return count === urgentCount
-        ? scalar('sum(notify_delivery_latency_seconds_sum{priority="urgent"}) / sum(notify_delivery_latency_seconds_count{priority="urgent"})')
-        : undefined;
-    }, 10_000, 250);
+    const urgentMean = await waitFor(
+      'urgent latency count settled in Prometheus',
+      async () => {
+        const count = await scalar('sum(notify_delivery_latency_seconds_count{priority="urgent"})');
+        return count === urgentCount
+          ? scalar('sum(notify_delivery_latency_seconds_sum{priority="urgent"}) / sum(notify_delivery_latency_seconds_count{priority="urgent"})')
+          : undefined;
+      },
+      10_000,
+      250,
+    );
 
     expect(deliveryRate).toBeCloseTo(delivered / terminal, 10);
     expect(urgentMean).toBeCloseTo(urgentSum / urgentCount, 6);
@@ -111,7 +121,9 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
 
     const seconds = (performance.now() - started) / 1000;
     // eslint-disable-next-line no-console -- the figures are the point of this test
-    console.log(`prometheus e2e: ${terminal} terminal, delivery rate ${deliveryRate?.toFixed(4)} (${delivered}/${terminal}), `
-      + `urgent mean ${urgentMean?.toFixed(3)} s over ${urgentCount} urgent deliveries, recorded 5m ratio ${recorded?.toFixed(4)}, ${seconds.toFixed(1)} s`);
+    console.log(
+      `prometheus e2e: ${terminal} terminal, delivery rate ${deliveryRate?.toFixed(4)} (${delivered}/${terminal}), ` +
+        `urgent mean ${urgentMean?.toFixed(3)} s over ${urgentCount} urgent deliveries, recorded 5m ratio ${recorded?.toFixed(4)}, ${seconds.toFixed(1)} s`,
+    );
   }, 60_000);
 });

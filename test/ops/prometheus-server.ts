@@ -60,16 +60,26 @@ export async function startPrometheus(options: { jobs: ScrapeJob[]; ruleFiles?: 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn('prometheus', [
-    `--config.file=${configFile}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-    '--storage.tsdb.retention.time=1h',
-    '--log.level=warn',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.on('error', (error) => { output += `spawn error: ${error.message}\n`; });
+  const child: ChildProcess = spawn(
+    'prometheus',
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=1h',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.on('error', (error) => {
+    output += `spawn error: ${error.message}\n`;
+  });
 
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -87,17 +97,26 @@ export async function startPrometheus(options: { jobs: ScrapeJob[]; ruleFiles?: 
 
   const query = async (expr: string): Promise<PromSample[]> => {
     const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-    const body = (await res.json()) as { status: string; error?: string; data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] } };
+    const body = (await res.json()) as {
+      status: string;
+      error?: string;
+      data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
     if (body.status !== 'success' || !body.data) throw new Error(`query ${expr} failed: ${body.error ?? res.status}`);
     if (body.data.resultType !== 'vector') throw new Error(`query ${expr} returned a ${body.data.resultType}, expected a vector`);
     return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
   };
 
   try {
-    await waitFor('prometheus /-/ready', async () => {
-      if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${output}`);
-      return (await fetch(`${url}/-/ready`)).status === 200;
-    }, 20_000, 100);
+    await waitFor(
+      'prometheus /-/ready',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${output}`);
+        return (await fetch(`${url}/-/ready`)).status === 200;
+      },
+      20_000,
+      100,
+    );
   } catch (error) {
     await stop();
     throw error;

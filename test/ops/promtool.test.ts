@@ -18,7 +18,9 @@ describeWithTools('infra/prometheus with promtool', [promtool], () => {
   });
 
   it('every alert has a unit test, and every unit test passes', async () => {
-    const tests = readdirSync(join(PROMETHEUS_DIR, 'tests')).filter((f) => f.endsWith('.yml')).sort();
+    const tests = readdirSync(join(PROMETHEUS_DIR, 'tests'))
+      .filter((f) => f.endsWith('.yml'))
+      .sort();
     const alerts = [...readFileSync(join(PROMETHEUS_DIR, 'alerts.yml'), 'utf8').matchAll(/^\s*- alert: (\S+)/gm)].map((m) => m[1] as string);
     const testText = tests.map((f) => readFileSync(join(PROMETHEUS_DIR, 'tests', f), 'utf8')).join('\n');
     // An alert counts as tested only where a test expects it to fire (not merely to stay silent).

@@ -13,7 +13,9 @@ import { ensureTestBinaries } from '../harness/binaries';
  */
 const REAL_REDIS = findOnPath('redis-server', process.env.PATH);
 const dirs: string[] = [];
-afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function machine(apt: 'installs' | 'installs-nothing' | 'none'): { path: string; aptCalls: () => string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'notify-bare-machine-'));
@@ -42,7 +44,13 @@ function machine(apt: 'installs' | 'installs-nothing' | 'none'): { path: string;
 async function installOnBareMachine(isRoot: boolean): Promise<{ said: string[]; bare: ReturnType<typeof machine> }> {
   const bare = machine('installs');
   const said: string[] = [];
-  await ensureTestBinaries({ env: { PATH: bare.path }, log: (line) => { said.push(line); }, isRoot });
+  await ensureTestBinaries({
+    env: { PATH: bare.path },
+    log: (line) => {
+      said.push(line);
+    },
+    isRoot,
+  });
   expect(bare.aptCalls()).toEqual(['update -qq', 'install -y -qq --no-install-recommends redis-server']);
   return { said, bare };
 }
@@ -64,7 +72,10 @@ describe("the test harness's ensure step (jest globalSetup)", () => {
     ['apt installed nothing', 'installs-nothing' as const, true, /still not on PATH/],
   ])('%s: stops with one line naming the package and the command', async (_case, apt, isRoot, why) => {
     const bare = machine(apt);
-    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot }).then(() => undefined, (e: unknown) => e);
+    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isMissingBinaryError(error)).toBe(true);
     const message = (error as Error).message;
     expect(message).toMatch(why);
@@ -75,7 +86,10 @@ describe("the test harness's ensure step (jest globalSetup)", () => {
   it('refuses to install without root or passwordless sudo', async () => {
     const bare = machine('installs');
     rmSync(join(bare.path, 'sudo'));
-    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot: false }).then(() => undefined, (e: unknown) => e);
+    const error = await ensureTestBinaries({ env: { PATH: bare.path }, log: () => undefined, isRoot: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toMatch(/^redis-server not found on PATH; not root and no passwordless sudo: install the Debian package redis-server/);
     expect(bare.aptCalls()).toEqual([]);
   });
@@ -84,12 +98,18 @@ describe("the test harness's ensure step (jest globalSetup)", () => {
 /** `npm start`'s supervisor (scripts/start.sh execs it) on the bare machine, with no Redis at REDIS_URL. */
 async function npmStart(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-platform.ts'], {
-    cwd: REPO_ROOT, env: { PATH: path, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, HOME: tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    env: { PATH: path, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, HOME: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += String(chunk); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += String(chunk); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += String(chunk);
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);

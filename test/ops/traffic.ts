@@ -20,7 +20,11 @@ export async function sendNotifications(apiUrl: string, count: number, runId: st
         recipient: {
           id: `${runId}-r${i}`,
           addresses: { push: `token-${i}`, sms: '+905551112233', email: `r${i}@example.com` },
-          preferences: [['push', 'sms', 'email'], ['sms', 'email', 'push'], ['email', 'push', 'sms']][i % 3],
+          preferences: [
+            ['push', 'sms', 'email'],
+            ['sms', 'email', 'push'],
+            ['email', 'push', 'sms'],
+          ][i % 3],
         },
         content: { title: 'Shipment', body: `Your parcel ${i} is on its way` },
       });

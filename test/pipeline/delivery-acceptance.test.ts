@@ -16,8 +16,12 @@ const COUNT = 2_000;
 let platform: TestPlatform;
 // Everything (providers, api, two workers) shares this one process and its 2 cores: a call
 // timeout well above the burst's queueing keeps timeouts from standing in for provider faults.
-beforeAll(async () => { platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } }); });
-afterAll(async () => { await platform?.stop(); });
+beforeAll(async () => {
+  platform = await startTestPlatform({ workerCount: 2, env: { PROVIDER_TIMEOUT_MS: '5000' } });
+});
+afterAll(async () => {
+  await platform?.stop();
+});
 
 const ledger = () => readLedger(platform.sims.controlUrl);
 const totalCalls = ledgerCalls;
@@ -37,8 +41,10 @@ it('delivers >= 99 % exactly once with <= 1.12 calls per notification, every rec
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const summary = await ledger();
   const callsPerNotification = totalCalls(summary) / COUNT;
-  process.stdout.write(`acceptance: delivered ${delivered}/${COUNT} (${(delivered / COUNT).toFixed(4)}), ` +
-    `calls ${totalCalls(summary)} (${callsPerNotification.toFixed(3)}/notification), duplicates ${summary.duplicateKeys.length}\n`);
+  process.stdout.write(
+    `acceptance: delivered ${delivered}/${COUNT} (${(delivered / COUNT).toFixed(4)}), ` +
+      `calls ${totalCalls(summary)} (${callsPerNotification.toFixed(3)}/notification), duplicates ${summary.duplicateKeys.length}\n`,
+  );
 
   expect(delivered / COUNT).toBeGreaterThanOrEqual(0.99);
   expect(summary.duplicateKeys).toEqual([]);
@@ -61,8 +67,10 @@ it('answers re-POSTs of every notification with the same ids and never delivers 
   expect(again.map((r) => r.id)).toEqual(ids);
   expect(again.every((r) => r.httpStatus === 200 && r.duplicate)).toBe(true);
 
-  const changed = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
-    .send({ ...bodies[0] as object, priority: 'reminder', content: { title: 'changed', body: 'payload' } });
+  const changed = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
+    .send({ ...(bodies[0] as object), priority: 'reminder', content: { title: 'changed', body: 'payload' } });
   expect(changed.status).toBe(422);
 
   // Nothing was enqueued for terminal notifications: every lane is empty.

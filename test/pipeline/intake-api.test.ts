@@ -4,11 +4,19 @@ import { waitFor } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
 
 let platform: TestPlatform;
-beforeAll(async () => { platform = await startTestPlatform(); });
-afterAll(async () => { await platform?.stop(); });
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.stop();
+});
 
 const auth = (key = TEST_API_KEY) => ({ authorization: `Bearer ${key}` });
-const post = (body: unknown, key = TEST_API_KEY) => request(platform.api.url).post('/v1/notifications').set(auth(key)).send(body as object);
+const post = (body: unknown, key = TEST_API_KEY) =>
+  request(platform.api.url)
+    .post('/v1/notifications')
+    .set(auth(key))
+    .send(body as object);
 
 async function ledger(): Promise<{ deliveries: number; duplicateKeys: string[]; calls: Record<string, number> }> {
   const res = await fetch(`${platform.sims.controlUrl}/ledger`);
@@ -96,7 +104,7 @@ describe('idempotency on (tenant, event id, recipient id)', () => {
       return ['delivered', 'failed'].includes(r.body.status) ? r.body : undefined;
     });
     expect(view.status).toBe('delivered');
-    const entry = await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${id}`)).json() as { deliveries: unknown[] };
+    const entry = (await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${id}`)).json()) as { deliveries: unknown[] };
     expect(entry.deliveries).toHaveLength(1);
   });
 
@@ -114,15 +122,29 @@ describe('idempotency on (tenant, event id, recipient id)', () => {
 
 describe('stored recipients', () => {
   it('stores a profile and uses it for notifications naming only the id', async () => {
-    const put = await request(platform.api.url).put('/v1/recipients/stored-1').set(auth())
+    const put = await request(platform.api.url)
+      .put('/v1/recipients/stored-1')
+      .set(auth())
       .send({ addresses: { email: 'stored@example.com', sms: '+905551234567' }, preferences: ['email'] });
     expect(put.status).toBe(201);
-    expect((await request(platform.api.url).put('/v1/recipients/stored-1').set(auth()).send(put.body.addresses ? { addresses: put.body.addresses } : {})).status).toBe(200);
+    expect(
+      (
+        await request(platform.api.url)
+          .put('/v1/recipients/stored-1')
+          .set(auth())
+          .send(put.body.addresses ? { addresses: put.body.addresses } : {})
+      ).status,
+    ).toBe(200);
     const got = await request(platform.api.url).get('/v1/recipients/stored-1').set(auth());
     expect(got.body.addresses.email).toBe('stored@example.com');
     expect((await request(platform.api.url).get('/v1/recipients/stored-1').set(auth(OTHER_TENANT_KEY))).status).toBe(404);
 
-    const res = await post({ eventId: 'stored-evt', priority: 'urgent', recipient: { id: 'stored-1', preferences: ['sms', 'email'] }, content: { title: 't', body: 'b' } });
+    const res = await post({
+      eventId: 'stored-evt',
+      priority: 'urgent',
+      recipient: { id: 'stored-1', preferences: ['sms', 'email'] },
+      content: { title: 't', body: 'b' },
+    });
     expect(res.status).toBe(202);
     const view = await waitFor('terminal', async () => {
       const r = await request(platform.api.url).get(`/v1/notifications/${res.body.id}`).set(auth());
@@ -141,7 +163,9 @@ describe('stored recipients', () => {
 describe('batch intake', () => {
   it('answers per item, in order, accepting the good ones', async () => {
     const good = notificationFor(40, 'push', { prefix: 'batch' });
-    const res = await request(platform.api.url).post('/v1/notifications/batch').set(auth())
+    const res = await request(platform.api.url)
+      .post('/v1/notifications/batch')
+      .set(auth())
       .send({ notifications: [good, { eventId: 'x' }, good, notificationFor(41, 'sms', { prefix: 'batch' })] });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ accepted: 2, duplicates: 1, rejected: 1 });
@@ -153,7 +177,9 @@ describe('batch intake', () => {
   it('refuses an empty or oversized batch', async () => {
     const empty = await request(platform.api.url).post('/v1/notifications/batch').set(auth()).send({ notifications: [] });
     expect(empty.status).toBe(400);
-    const big = await request(platform.api.url).post('/v1/notifications/batch').set(auth())
+    const big = await request(platform.api.url)
+      .post('/v1/notifications/batch')
+      .set(auth())
       .send({ notifications: Array.from({ length: 1_001 }, (_, i) => ({ eventId: String(i) })) });
     expect(big.status).toBe(400);
     expect(big.body.error.details[0].field).toBe('notifications');

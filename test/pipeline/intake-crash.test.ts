@@ -43,8 +43,12 @@ class QueuesThatDieOnce extends ChannelQueues {
 
 function intakeWith(q: ChannelQueues): IntakeService {
   return new IntakeService({
-    scripts: loadScripts(redis), queues: q, recipients: new RecipientStore(redis), gate: OPEN_GATE,
-    metrics: createPipelineMetrics(new Registry()), config: { recordTtlSeconds: 86_400, budget: 3 },
+    scripts: loadScripts(redis),
+    queues: q,
+    recipients: new RecipientStore(redis),
+    gate: OPEN_GATE,
+    metrics: createPipelineMetrics(new Registry()),
+    config: { recordTtlSeconds: 86_400, budget: 3 },
   });
 }
 

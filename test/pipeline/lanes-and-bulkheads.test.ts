@@ -12,18 +12,24 @@ beforeAll(async () => {
   platform = await startTestPlatform({
     env: {
       // Narrow reminder lanes so a reminder backlog really forms.
-      CONCURRENCY_PUSH_REMINDER: '2', CONCURRENCY_SMS_REMINDER: '2', CONCURRENCY_EMAIL_REMINDER: '2',
+      CONCURRENCY_PUSH_REMINDER: '2',
+      CONCURRENCY_SMS_REMINDER: '2',
+      CONCURRENCY_EMAIL_REMINDER: '2',
       PROVIDER_TIMEOUT_MS: '10000',
     },
     simEnv: { SIM_LATENCY_MS: '10', SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
   });
 });
-afterAll(async () => { await platform?.stop(); });
+afterAll(async () => {
+  await platform?.stop();
+});
 
 async function postAll(bodies: unknown[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < bodies.length; i += 1_000) {
-    const res = await request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`)
+    const res = await request(platform.api.url)
+      .post('/v1/notifications/batch')
+      .set('authorization', `Bearer ${TEST_API_KEY}`)
       .send({ notifications: bodies.slice(i, i + 1_000) });
     ids.push(...res.body.results.map((r: { id: string }) => r.id));
   }
@@ -45,11 +51,15 @@ it('urgent notifications are delivered ahead of an earlier reminder backlog', as
 
 it('a slow channel does not hold the other channels (bulkheads)', async () => {
   await fetch(`${platform.sims.controlUrl}/control/channels/sms`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'slow', slowMs: 2_000 }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'slow', slowMs: 2_000 }),
   });
   try {
     const sms = await postAll(Array.from({ length: 80 }, (_, i) => notificationFor(i, 'sms', { prefix: 'slow-sms', priority: 'urgent' })));
-    const others = await postAll(Array.from({ length: 200 }, (_, i) => notificationFor(i, i % 2 ? 'push' : 'email', { prefix: 'healthy', priority: 'urgent' })));
+    const others = await postAll(
+      Array.from({ length: 200 }, (_, i) => notificationFor(i, i % 2 ? 'push' : 'email', { prefix: 'healthy', priority: 'urgent' })),
+    );
     const otherViews = await waitAllTerminal(platform.redis.url, others, 30_000);
     const smsViews = await waitAllTerminal(platform.redis.url, sms, 60_000);
     const firstSms = Math.min(...smsViews.map((v) => v.deliveredAt ?? Infinity));

@@ -15,7 +15,11 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 const releases: [Channel, string][] = [];
 const recordingGate: ChannelGate = {
   openChannels: () => OPEN_GATE.openChannels(),
-  acquire: async (channel): Promise<GateTicket> => ({ release: async (outcome) => { releases.push([channel, outcome]); } }),
+  acquire: async (channel): Promise<GateTicket> => ({
+    release: async (outcome) => {
+      releases.push([channel, outcome]);
+    },
+  }),
   close: async () => undefined,
 };
 
@@ -23,7 +27,9 @@ let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform({ simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' }, gateFor: () => recordingGate });
 });
-afterAll(async () => { await platform?.stop(); });
+afterAll(async () => {
+  await platform?.stop();
+});
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const addresses = { push: 'tok-poison', sms: '+905551110000', email: 'poison@example.com' };
@@ -32,7 +38,9 @@ const bulkyData = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key-
 const poison = { title: 'Parcel', body: 'On its way', overrides: { push: { data: bulkyData } } };
 
 it('answers 400 naming the field when the push payload can never fit', async () => {
-  const res = await request(platform.api.url).post('/v1/notifications').set(auth)
+  const res = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set(auth)
     .send({ eventId: 'poison-api', priority: 'urgent', recipient: { id: 'r-poison', addresses }, content: poison });
   expect(res.status).toBe(400);
   expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'content.overrides.push.data' })]);
@@ -47,9 +55,21 @@ it('a record past validation: push is a processing error, SMS delivers, one call
     const rh = recipientHash('tenant-a', 'r-poison');
     const plan: Channel[] = ['push', 'sms', 'email'];
     const reply = await loadScripts(redis).intake({
-      id, fingerprint: 'older-intake', tenant: 'tenant-a', eventId: 'poison-worker', recipientId: 'r-poison', rh, priority: 'urgent',
-      plan, firstChannel: 'push', content: poison, addresses,
-      addressHashes: Object.fromEntries(plan.map((c) => [c, addressHash(c, addresses[c])])), now: Date.now(), recordTtlSeconds: 3_600, skips: [],
+      id,
+      fingerprint: 'older-intake',
+      tenant: 'tenant-a',
+      eventId: 'poison-worker',
+      recipientId: 'r-poison',
+      rh,
+      priority: 'urgent',
+      plan,
+      firstChannel: 'push',
+      content: poison,
+      addresses,
+      addressHashes: Object.fromEntries(plan.map((c) => [c, addressHash(c, addresses[c])])),
+      now: Date.now(),
+      recordTtlSeconds: 3_600,
+      skips: [],
     });
     expect(reply).toEqual({ code: 'created' });
     await queues.enqueueStep('urgent', { id, rh, priority: 'urgent', step: 1, channel: 'push' });
@@ -66,7 +86,10 @@ it('a record past validation: push is a processing error, SMS delivers, one call
     expect(ledger.calls.sms).toBe(1);
     expect(ledger.deliveries).toBe(1);
     // The push ticket was given back as not called: a poison message never counts against push's breaker.
-    expect(releases).toEqual([['push', 'not-called'], ['sms', 'delivered']]);
+    expect(releases).toEqual([
+      ['push', 'not-called'],
+      ['sms', 'delivered'],
+    ]);
   } finally {
     await queues.close();
     await redis.quit();

@@ -15,7 +15,9 @@ class SwitchableGate implements ChannelGate {
   /** Channels that open as soon as one call has been let through: no race with the test's polling. */
   readonly openAfterNext = new Set<Channel>();
   private readonly free: GateTicket = { release: async () => undefined };
-  async openChannels(): Promise<ReadonlySet<Channel>> { return new Set(this.open); }
+  async openChannels(): Promise<ReadonlySet<Channel>> {
+    return new Set(this.open);
+  }
   async acquire(channel: Channel): Promise<GateTicket | undefined> {
     if (this.open.has(channel)) return undefined;
     if (this.openAfterNext.delete(channel)) this.open.add(channel);
@@ -41,22 +43,32 @@ afterAll(async () => {
 it('waits on the open channel at an interval, then reconciles there: one delivery, no cascade', async () => {
   // Push answers after 1.5 s: the first call times out (300 ms) and is unknown, but delivers.
   await fetch(`${platform.sims.controlUrl}/control/channels/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'slow', slowMs: 1_500 }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'slow', slowMs: 1_500 }),
   });
   // Push opens in the gate the moment its first call is let through (polling for the unknown
   // outcome and opening it then raced the 100 ms reconcile delay on a busy machine).
   gate.openAfterNext.add('push');
-  const res = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`).send({
-    eventId: 'reconcile-open', priority: 'urgent',
-    recipient: { id: 'r-1', addresses: { push: 'tok', sms: '+905551112233', email: 'r1@example.com' } },
-    content: { title: 't', body: 'b' },
-  });
+  const res = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
+    .send({
+      eventId: 'reconcile-open',
+      priority: 'urgent',
+      recipient: { id: 'r-1', addresses: { push: 'tok', sms: '+905551112233', email: 'r1@example.com' } },
+      content: { title: 't', body: 'b' },
+    });
   expect(res.status).toBe(202);
   const id = res.body.id as string;
-  await waitFor('the first push call to end unknown', async () => {
-    const [view] = await readViews(platform.redis.url, [id]);
-    return view?.attempts[0]?.outcome === 'unknown';
-  }, 30_000);
+  await waitFor(
+    'the first push call to end unknown',
+    async () => {
+      const [view] = await readViews(platform.redis.url, [id]);
+      return view?.attempts[0]?.outcome === 'unknown';
+    },
+    30_000,
+  );
   expect(gate.open.has('push')).toBe(true);
 
   // Two seconds with push open: a step every 400 ms at most, never a call elsewhere.
@@ -71,7 +83,10 @@ it('waits on the open channel at an interval, then reconciles there: one deliver
   gate.open.delete('push');
   const [done] = await waitAllTerminal(platform.redis.url, [id], 30_000);
   expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
-  expect(done?.attempts.map((a) => [a.channel, a.kind, a.outcome])).toEqual([['push', 'send', 'unknown'], ['push', 'reconcile', 'delivered']]);
+  expect(done?.attempts.map((a) => [a.channel, a.kind, a.outcome])).toEqual([
+    ['push', 'send', 'unknown'],
+    ['push', 'reconcile', 'delivered'],
+  ]);
   const ledger = await readLedger(platform.sims.controlUrl);
   expect(ledger.deliveries).toBe(1);
   expect(ledger.calls.sms ?? 0).toBe(0);

@@ -3,11 +3,17 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 import { waitFor } from '@notify/platform-kit';
 
 let platform: TestPlatform;
-beforeAll(async () => { platform = await startTestPlatform(); });
-afterAll(async () => { await platform?.stop(); });
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.stop();
+});
 
 it('delivers one notification end to end', async () => {
-  const res = await request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`)
+  const res = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
     .send({ eventId: 'e1', priority: 'urgent', recipient: { id: 'r1', addresses: { email: 'a@example.com' } }, content: { title: 'Hi', body: 'There' } });
   expect(res.status).toBe(202);
   const view = await waitFor('delivered', async () => {

@@ -12,13 +12,17 @@ beforeAll(async () => {
   // Every SMS address fails permanently; nothing fails transiently.
   platform = await startTestPlatform({ simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,1,0' } });
 });
-afterAll(async () => { await platform?.stop(); });
+afterAll(async () => {
+  await platform?.stop();
+});
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const profile = { addresses: { sms: '+905551234567', email: 'sup@example.com' }, preferences: ['sms', 'email'] };
 
 async function notify(eventId: string) {
-  const res = await request(platform.api.url).post('/v1/notifications').set(auth)
+  const res = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set(auth)
     .send({ eventId, priority: 'urgent', recipient: { id: 'suppressed-user' }, content: { title: 't', body: 'b' } });
   expect(res.status).toBe(202);
   const [view] = await waitAllTerminal(platform.redis.url, [res.body.id], 20_000);
@@ -31,7 +35,10 @@ it('skips a channel that failed permanently for this recipient, until the profil
   expect((await request(platform.api.url).put('/v1/recipients/suppressed-user').set(auth).send(profile)).status).toBe(201);
 
   const first = await notify('sup-1');
-  expect(first.attempts.map((a) => [a.channel, a.outcome])).toEqual([['sms', 'permanent'], ['email', 'delivered']]);
+  expect(first.attempts.map((a) => [a.channel, a.outcome])).toEqual([
+    ['sms', 'permanent'],
+    ['email', 'delivered'],
+  ]);
   const callsAfterFirst = await smsCalls();
 
   const second = await notify('sup-2');

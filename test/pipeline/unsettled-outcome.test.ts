@@ -16,18 +16,26 @@ let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform({
     env: {
-      BREAKER_ENABLED: 'false', PROVIDER_TIMEOUT_MS: '300', CASCADE_RECONCILE_DELAY_MS: '2500',
-      CASCADE_UNAVAILABLE_RETRY_MS: '200', CASCADE_MAX_AGE_MS: '8000',
+      BREAKER_ENABLED: 'false',
+      PROVIDER_TIMEOUT_MS: '300',
+      CASCADE_RECONCILE_DELAY_MS: '2500',
+      CASCADE_UNAVAILABLE_RETRY_MS: '200',
+      CASCADE_MAX_AGE_MS: '8000',
     },
     simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
   });
 });
-afterAll(async () => { await platform?.stop(); });
+afterAll(async () => {
+  await platform?.stop();
+});
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
-const control = (path: string, body?: unknown) => fetch(`${platform.sims.controlUrl}${path}`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
-});
+const control = (path: string, body?: unknown) =>
+  fetch(`${platform.sims.controlUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as { deliveries: number; calls: Record<string, number> };
 const view = async (id: string) => (await readViews(platform.redis.url, [id]))[0] as NotificationView;
 const refused = (v: NotificationView) => v.attempts.filter((a) => a.errorClass === 'ECONNREFUSED');
@@ -36,10 +44,15 @@ const refused = (v: NotificationView) => v.attempts.filter((a) => a.errorClass =
 async function timeOutThenGoDown(eventId: string): Promise<string> {
   const before = await ledger();
   await control('/control/channels/push', { mode: 'slow', slowMs: 1_000 });
-  const res = await request(platform.api.url).post('/v1/notifications').set(auth).send({
-    eventId, priority: 'urgent', content: { title: 't', body: 'b' },
-    recipient: { id: `r-${eventId}`, addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
-  });
+  const res = await request(platform.api.url)
+    .post('/v1/notifications')
+    .set(auth)
+    .send({
+      eventId,
+      priority: 'urgent',
+      content: { title: 't', body: 'b' },
+      recipient: { id: `r-${eventId}`, addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
+    });
   expect(res.status).toBe(202);
   const id = res.body.id as string;
   await waitFor('the first push call to end unknown', async () => (await view(id)).attempts[0]?.outcome === 'unknown', 10_000);
@@ -57,7 +70,10 @@ it('a refused reconciliation spends no call: push comes back, the key reconciles
 
   expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
   expect(refused(done!).every((a) => a.kind === 'reconcile' && a.outcome === 'transient' && a.spent === false)).toBe(true);
-  expect(done!.attempts.filter((a) => a.spent !== false).map((a) => [a.kind, a.outcome])).toEqual([['send', 'unknown'], ['reconcile', 'delivered']]);
+  expect(done!.attempts.filter((a) => a.spent !== false).map((a) => [a.kind, a.outcome])).toEqual([
+    ['send', 'unknown'],
+    ['reconcile', 'delivered'],
+  ]);
   expect(await hget(id, 'calls')).toBe('2');
   const after = await ledger();
   expect(after.deliveries - before.deliveries).toBe(1);
@@ -82,10 +98,15 @@ it('an unknown outcome its channel never lets us settle ends unconfirmed at the 
 it('sends refused on every channel spend nothing and end failed at the maximum age, not budget-exhausted', async () => {
   for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}`, { mode: 'down' });
   try {
-    const res = await request(platform.api.url).post('/v1/notifications').set(auth).send({
-      eventId: 'all-refused', priority: 'urgent', content: { title: 't', body: 'b' },
-      recipient: { id: 'r-all-refused', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
-    });
+    const res = await request(platform.api.url)
+      .post('/v1/notifications')
+      .set(auth)
+      .send({
+        eventId: 'all-refused',
+        priority: 'urgent',
+        content: { title: 't', body: 'b' },
+        recipient: { id: 'r-all-refused', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
+      });
     expect(res.status).toBe(202);
     const [done] = await waitAllTerminal(platform.redis.url, [res.body.id as string], 15_000);
     expect(done).toMatchObject({ status: 'failed', failureReason: 'no channel available before the maximum age' });

@@ -54,8 +54,10 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
   const summary = await ledger();
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;
-  process.stdout.write(`worker crash: ${atKill.deliveries} delivered before SIGKILL, ${delivered}/${COUNT} delivered in the end, ` +
-    `${recovered} calls reconciled after the crash, duplicates ${summary.duplicateKeys.length}\n`);
+  process.stdout.write(
+    `worker crash: ${atKill.deliveries} delivered before SIGKILL, ${delivered}/${COUNT} delivered in the end, ` +
+      `${recovered} calls reconciled after the crash, duplicates ${summary.duplicateKeys.length}\n`,
+  );
 
   expect(summary.duplicateKeys).toEqual([]);
   expect(delivered / COUNT).toBeGreaterThanOrEqual(0.99);

@@ -13,8 +13,12 @@ const CLIENT_ALLOWANCE_MS = 100;
 
 let platform: TestPlatform;
 // Load shedding is off here (it has its own tests): a 503 on a busy CI loop is not what these check.
-beforeAll(async () => { platform = await startTestPlatform({ env: { TRACKING_SHED_LOOP_DELAY_MS: '0' } }); });
-afterAll(async () => { await platform?.stop(); });
+beforeAll(async () => {
+  platform = await startTestPlatform({ env: { TRACKING_SHED_LOOP_DELAY_MS: '0' } });
+});
+afterAll(async () => {
+  await platform?.stop();
+});
 
 async function track(id: string): Promise<{ status: number; body: { shipmentId?: string; error?: { code: string; step: string } }; ms: number }> {
   const started = performance.now();
@@ -28,7 +32,11 @@ it('answers a tracking query within its budget, behind the API key', async () =>
   // 200 with the record, or 504 naming the step whose share ran out; either way in time.
   expect(res.ms).toBeLessThan(BUDGET_MS + CLIENT_ALLOWANCE_MS);
   if (res.status === 200) expect(res.body).toMatchObject({ shipmentId: 'SHP-1' });
-  else expect(res).toMatchObject({ status: 504, body: { error: { code: 'DEADLINE_EXCEEDED', step: expect.stringMatching(/^(delivery-ops|tariff|measurement|tracking)$/) } } });
+  else
+    expect(res).toMatchObject({
+      status: 504,
+      body: { error: { code: 'DEADLINE_EXCEEDED', step: expect.stringMatching(/^(delivery-ops|tariff|measurement|tracking)$/) } },
+    });
   const metrics = await (await fetch(platform.api.metricsUrl)).text();
   expect(metrics).toContain('notify_tracking_requests_total');
   const sims = await (await fetch(`${platform.sims.controlUrl}/metrics`)).text();
@@ -36,12 +44,20 @@ it('answers a tracking query within its budget, behind the API key', async () =>
 });
 
 it('names the slow step in a 504 when the tariff store is in AY10, and answers by the deadline, not the slow read', async () => {
-  await fetch(`${platform.sims.storesUrl}/control/tariff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'slow' }) });
+  await fetch(`${platform.sims.storesUrl}/control/tariff`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'slow' }),
+  });
   try {
     const res = await track('SHP-2');
     expect(res).toMatchObject({ status: 504, body: { error: { code: 'DEADLINE_EXCEEDED', step: 'tariff' } } });
     expect(res.ms).toBeLessThan(BUDGET_MS + CLIENT_ALLOWANCE_MS);
   } finally {
-    await fetch(`${platform.sims.storesUrl}/control/tariff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'healthy' }) });
+    await fetch(`${platform.sims.storesUrl}/control/tariff`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'healthy' }),
+    });
   }
 });

@@ -68,7 +68,14 @@ describe('tracking query path over real HTTP', () => {
       tariff: { currency: 'TRY' },
       measurement: { weightGrams: expect.any(Number) },
       fee: { currency: 'TRY', amountMinor: expect.any(Number) },
-      budget: { policy: 'weighted', budgetMs: BUDGET_MS, gatewayShareMs: 20 * SCALE, branchBudgetMs: expect.any(Number), shares: { tariff: expect.any(Number), measurement: expect.any(Number) }, elapsedMs: expect.any(Number) },
+      budget: {
+        policy: 'weighted',
+        budgetMs: BUDGET_MS,
+        gatewayShareMs: 20 * SCALE,
+        branchBudgetMs: expect.any(Number),
+        shares: { tariff: expect.any(Number), measurement: expect.any(Number) },
+        elapsedMs: expect.any(Number),
+      },
     });
     expect(cut).toHaveLength(1);
     expect(cut[0]).toMatchObject({ status: 504, body: { error: { code: 'DEADLINE_EXCEEDED', step: 'tariff' } } });
@@ -82,7 +89,7 @@ describe('tracking query path over real HTTP', () => {
     expect(cut.map((r) => [r.status, r.body.error?.step])).toEqual([[504, 'measurement']]);
   });
 
-  it('AY10 with cancellation: every answer inside the budget, and the stores abandon < 5 % of the no-cancellation run\'s work', async () => {
+  it("AY10 with cancellation: every answer inside the budget, and the stores abandon < 5 % of the no-cancellation run's work", async () => {
     await slowTariff(stores.url);
     const withCancel = await sequential(weighted);
     await settled();
@@ -166,7 +173,12 @@ describe('tracking query path over real HTTP', () => {
     await slowTariff(stores.url);
     const abort = new AbortController();
     const gone = fetch(`${greedy.url}/v1/tracking/SHP-2`, { signal: abort.signal }).catch(() => undefined);
-    await waitFor('the tariff read to start', () => stores.stores.control.stats().inFlight >= 1 && stores.stores.control.stats().stores.tariff.requests >= 1, 2000, 2);
+    await waitFor(
+      'the tariff read to start',
+      () => stores.stores.control.stats().inFlight >= 1 && stores.stores.control.stats().stores.tariff.requests >= 1,
+      2000,
+      2,
+    );
     abort.abort();
     await gone;
     await settled();

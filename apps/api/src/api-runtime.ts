@@ -27,7 +27,11 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const gate = options.gate ?? createBreakerGate({ redis, config: config.breaker, registry, logger });
   const recipients = new RecipientStore(redis);
   const intake = new IntakeService({
-    scripts: loadScripts(redis), queues, recipients, gate, metrics,
+    scripts: loadScripts(redis),
+    queues,
+    recipients,
+    gate,
+    metrics,
     config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
 
@@ -38,18 +42,36 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const shutdown = new AbortController();
   const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
-    redis, intake, recipients, logger, apiKeys: config.apiKeys, adminApiKey: config.adminApiKey,
-    bodyLimit: config.bodyLimit, isDraining: () => draining, history, maxListLimit: config.history.maxListLimit,
+    redis,
+    intake,
+    recipients,
+    logger,
+    apiKeys: config.apiKeys,
+    adminApiKey: config.adminApiKey,
+    bodyLimit: config.bodyLimit,
+    isDraining: () => draining,
+    history,
+    maxListLimit: config.history.maxListLimit,
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
-      { path: '/admin', router: createAdminConsole({ queues: queues.all(), redis, adminApiKey: config.adminApiKey, session: config.adminSession }), auth: 'none' },
+      {
+        path: '/admin',
+        router: createAdminConsole({ queues: queues.all(), redis, adminApiKey: config.adminApiKey, session: config.adminSession }),
+        auth: 'none',
+      },
     ],
   });
   const server: Server = createLimitedServer(app, config.http);
   const metricsListener = await startMetricsListener({
-    registry, host: config.metricsHost, port: config.metricsPort, limits: config.http,
-    readiness: () => ({ ready: !draining && redis.status === 'ready', body: { status: draining ? 'draining' : redis.status === 'ready' ? 'ready' : 'not-ready' } }),
+    registry,
+    host: config.metricsHost,
+    port: config.metricsPort,
+    limits: config.http,
+    readiness: () => ({
+      ready: !draining && redis.status === 'ready',
+      body: { status: draining ? 'draining' : redis.status === 'ready' ? 'ready' : 'not-ready' },
+    }),
   });
   let port: number;
   try {
@@ -70,7 +92,9 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         let graceTimer: NodeJS.Timeout | undefined;
-        const grace = new Promise<void>((resolve) => { graceTimer = setTimeout(resolve, config.shutdownGraceMs); });
+        const grace = new Promise<void>((resolve) => {
+          graceTimer = setTimeout(resolve, config.shutdownGraceMs);
+        });
         await Promise.race([closed, grace]);
         clearTimeout(graceTimer);
         server.closeAllConnections();

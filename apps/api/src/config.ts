@@ -6,38 +6,51 @@ import { loadTrackingConfig } from './tracking';
 /** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
 export const PRODUCTION_KEY_LENGTH = 32;
 
-interface KeyEntry { key: string; tenant: string }
+interface KeyEntry {
+  key: string;
+  tenant: string;
+}
 
 /**
  * `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. Messages name a pair by
  * its position, never by any part of its key.
  */
-const apiKeys = z.string().min(1, 'must list at least one key:tenant pair').transform((text, ctx) => {
-  const result: KeyEntry[] = [];
-  const seen = new Map<string, number>();
-  text.split(',').map((p) => p.trim()).filter(Boolean).forEach((pair, index) => {
-    const position = index + 1;
-    const [key, tenant, ...rest] = pair.split(':');
-    if (!key || !tenant || rest.length > 0 || key.length < 16 || !/^[A-Za-z0-9._-]+$/.test(tenant)) {
-      ctx.addIssue({ code: 'custom', message: `pair ${position} must be <key of 16+ characters>:<tenant>` });
-      return;
-    }
-    const first = seen.get(key);
-    if (first !== undefined) {
-      // One key, two tenants: the lookup would silently pick one. Refused in every mode.
-      ctx.addIssue({ code: 'custom', message: `pairs ${first} and ${position} use the same key (each key belongs to one tenant)` });
-      return;
-    }
-    seen.set(key, position);
-    result.push({ key, tenant });
+const apiKeys = z
+  .string()
+  .min(1, 'must list at least one key:tenant pair')
+  .transform((text, ctx) => {
+    const result: KeyEntry[] = [];
+    const seen = new Map<string, number>();
+    text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .forEach((pair, index) => {
+        const position = index + 1;
+        const [key, tenant, ...rest] = pair.split(':');
+        if (!key || !tenant || rest.length > 0 || key.length < 16 || !/^[A-Za-z0-9._-]+$/.test(tenant)) {
+          ctx.addIssue({ code: 'custom', message: `pair ${position} must be <key of 16+ characters>:<tenant>` });
+          return;
+        }
+        const first = seen.get(key);
+        if (first !== undefined) {
+          // One key, two tenants: the lookup would silently pick one. Refused in every mode.
+          ctx.addIssue({ code: 'custom', message: `pairs ${first} and ${position} use the same key (each key belongs to one tenant)` });
+          return;
+        }
+        seen.set(key, position);
+        result.push({ key, tenant });
+      });
+    return result;
   });
-  return result;
-});
 
-const bodyLimit = z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb').transform((text) => {
-  const [, digits, unit] = /^(\d+)(b|kb|mb)$/i.exec(text) as RegExpExecArray;
-  return Number(digits) * { b: 1, kb: 1024, mb: 1024 * 1024 }[(unit as string).toLowerCase() as 'b' | 'kb' | 'mb'];
-});
+const bodyLimit = z
+  .string()
+  .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
+  .transform((text) => {
+    const [, digits, unit] = /^(\d+)(b|kb|mb)$/i.exec(text) as RegExpExecArray;
+    return Number(digits) * { b: 1, kb: 1024, mb: 1024 * 1024 }[(unit as string).toLowerCase() as 'b' | 'kb' | 'mb'];
+  });
 
 /** Every variable the api reads (besides TRACKING_*: ./tracking/config.ts), exported for the docs test. */
 export const apiEnvShape = {
@@ -57,11 +70,20 @@ export const apiEnvShape = {
   /** Unset: the public development admin key (refused in production). */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Lifetime of a browser sign-in to /admin (fixed, not renewed by use). */
-  ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(8 * 3600),
+  ADMIN_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(8 * 3600),
   /** The admin cookies' Secure flag: `auto` sets it when the request came over https (or X-Forwarded-Proto says so). */
   ADMIN_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
   /** Record (idempotency key + status) lifetime: the idempotency window, at least 24 h. */
-  RECORD_TTL_SECONDS: z.coerce.number().int().min(86_400, 'must be at least 86400 (the 24 h idempotency window)').default(7 * 86_400),
+  RECORD_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(86_400, 'must be at least 86400 (the 24 h idempotency window)')
+    .default(7 * 86_400),
   BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
 };
 

@@ -48,7 +48,10 @@ export function requestContext(logger: Logger) {
     recordMatchedRoute(req);
     const started = performance.now();
     res.on('finish', () => {
-      logger.debug({ reqId: req.id, method: req.method, route: loggedRoute(req), status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      logger.debug(
+        { reqId: req.id, method: req.method, route: loggedRoute(req), status: res.statusCode, ms: Math.round(performance.now() - started) },
+        'request',
+      );
     });
     next();
   };

@@ -30,8 +30,9 @@ describe('parseChaosArgs', () => {
   });
 
   it('takes the URLs as flags on any command', () => {
-    expect(parseChaosArgs(['status', '--control-url', 'http://127.0.0.1:9', '--stores-url', 'http://127.0.0.1:8', '--redis-url', 'redis://127.0.0.1:1']).overrides)
-      .toEqual({ SIM_CONTROL_URL: 'http://127.0.0.1:9', TRACKING_STORES_BASE_URL: 'http://127.0.0.1:8', REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(
+      parseChaosArgs(['status', '--control-url', 'http://127.0.0.1:9', '--stores-url', 'http://127.0.0.1:8', '--redis-url', 'redis://127.0.0.1:1']).overrides,
+    ).toEqual({ SIM_CONTROL_URL: 'http://127.0.0.1:9', TRACKING_STORES_BASE_URL: 'http://127.0.0.1:8', REDIS_URL: 'redis://127.0.0.1:1' });
   });
 
   it.each([

@@ -62,11 +62,26 @@ const OPTIONS = {
 
 /** Which command-specific options each command takes (the URL flags go with every command). */
 const ALLOWED: Record<ChaosCommand['kind'], readonly string[]> = {
-  'kill-channel': [], 'break-channel': ['rate'], 'slow-channel': ['ms'], 'slow-store': [], restore: [], 'kill-worker': ['role'],
-  'redis-pause': ['ms'], status: ['json'], help: [],
+  'kill-channel': [],
+  'break-channel': ['rate'],
+  'slow-channel': ['ms'],
+  'slow-store': [],
+  restore: [],
+  'kill-worker': ['role'],
+  'redis-pause': ['ms'],
+  status: ['json'],
+  help: [],
 };
 const POSITIONALS: Record<ChaosCommand['kind'], number> = {
-  'kill-channel': 1, 'break-channel': 1, 'slow-channel': 1, 'slow-store': 1, restore: 1, 'kill-worker': 0, 'redis-pause': 0, status: 0, help: 0,
+  'kill-channel': 1,
+  'break-channel': 1,
+  'slow-channel': 1,
+  'slow-store': 1,
+  restore: 1,
+  'kill-worker': 0,
+  'redis-pause': 0,
+  status: 0,
+  help: 0,
 };
 
 function isCommand(name: string): name is ChaosCommand['kind'] {
@@ -106,22 +121,30 @@ export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
 
   const command = ((): ChaosCommand => {
     switch (name) {
-      case 'kill-channel': return { kind: name, channel: channelArg(name, rest[0]) as Channel };
-      case 'break-channel': return { kind: name, channel: channelArg(name, rest[0]) as Channel, rate: parseRate('rate', values.rate) };
-      case 'slow-channel': return { kind: name, channel: channelArg(name, rest[0]) as Channel, ms: parseMs('ms', values.ms, 1, MAX_SLOW_MS) };
+      case 'kill-channel':
+        return { kind: name, channel: channelArg(name, rest[0]) as Channel };
+      case 'break-channel':
+        return { kind: name, channel: channelArg(name, rest[0]) as Channel, rate: parseRate('rate', values.rate) };
+      case 'slow-channel':
+        return { kind: name, channel: channelArg(name, rest[0]) as Channel, ms: parseMs('ms', values.ms, 1, MAX_SLOW_MS) };
       case 'slow-store': {
-        if (rest[0] === undefined || !isStore(rest[0])) throw usageError(`slow-store needs a store: slow-store <${STORES.join('|')}>${rest[0] ? `, got '${rest[0]}'` : ''}`);
+        if (rest[0] === undefined || !isStore(rest[0]))
+          throw usageError(`slow-store needs a store: slow-store <${STORES.join('|')}>${rest[0] ? `, got '${rest[0]}'` : ''}`);
         return { kind: name, store: rest[0] };
       }
-      case 'restore': return { kind: name, target: rest[0] !== undefined && isStore(rest[0]) ? rest[0] : channelArg(name, rest[0], true) };
+      case 'restore':
+        return { kind: name, target: rest[0] !== undefined && isStore(rest[0]) ? rest[0] : channelArg(name, rest[0], true) };
       case 'kill-worker': {
         const role = values.role ?? 'all';
         if (role !== 'all' && !isChannel(role)) throw usageError(`unknown role '${role}'; expected one of ${CHANNELS.join('|')}|all`);
         return { kind: name, role };
       }
-      case 'redis-pause': return { kind: name, ms: parseMs('ms', values.ms, 1, MAX_PAUSE_MS) };
-      case 'status': return { kind: name, json: values.json === true };
-      default: return { kind: 'help' };
+      case 'redis-pause':
+        return { kind: name, ms: parseMs('ms', values.ms, 1, MAX_PAUSE_MS) };
+      case 'status':
+        return { kind: name, json: values.json === true };
+      default:
+        return { kind: 'help' };
     }
   })();
   return { command, overrides };

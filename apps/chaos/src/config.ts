@@ -6,11 +6,20 @@ import { usageError } from '@notify/platform-kit';
 /** Every variable the chaos CLI reads (exported for the configuration docs test). */
 export const chaosEnvSchema = z.object({
   /** The simulators' control API (apps/simulators: SIM_CONTROL_PORT). */
-  SIM_CONTROL_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.simControlPort)}`).default(devOrigin(DEV_DEFAULTS.simControlPort)),
+  SIM_CONTROL_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.simControlPort)}`)
+    .default(devOrigin(DEV_DEFAULTS.simControlPort)),
   /** The simulated tracking stores (apps/simulators: TRACKING_STORES_PORT), as the api names them. */
-  TRACKING_STORES_BASE_URL: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.trackingStoresPort)}`).default(devOrigin(DEV_DEFAULTS.trackingStoresPort)),
+  TRACKING_STORES_BASE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.trackingStoresPort)}`)
+    .default(devOrigin(DEV_DEFAULTS.trackingStoresPort)),
   /** The platform's own Redis: breaker states, registered processes, CLIENT PAUSE. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').default(DEV_DEFAULTS.redisUrl),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .default(DEV_DEFAULTS.redisUrl),
   /** One HTTP call to the control API may take this long. */
   CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Connecting to Redis may take this long. */
@@ -59,6 +68,10 @@ export function loadScenarioEnv(env: Record<string, string | undefined>): Scenar
     const value = env[key];
     if (value !== undefined) inherited[key] = value;
   }
-  const redisServer = z.string().min(1).default('redis-server').parse(env.SCENARIO_REDIS_SERVER || undefined);
+  const redisServer = z
+    .string()
+    .min(1)
+    .default('redis-server')
+    .parse(env.SCENARIO_REDIS_SERVER || undefined);
   return { inherited, redisServer };
 }

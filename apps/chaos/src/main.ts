@@ -9,7 +9,9 @@ runChaos(process.argv.slice(2), {
   env: process.env,
   hostname: hostname(),
 }).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`chaos: unexpected failure: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exitCode = EXIT.failed;

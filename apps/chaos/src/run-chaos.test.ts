@@ -3,7 +3,19 @@ import { runChaos } from './run-chaos';
 function io(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (t: string) => { out.push(t); }, err: (t: string) => { err.push(t); }, env } };
+  return {
+    out,
+    err,
+    io: {
+      out: (t: string) => {
+        out.push(t);
+      },
+      err: (t: string) => {
+        err.push(t);
+      },
+      env,
+    },
+  };
 }
 
 // A port nothing listens on: any I/O attempt would fail with exit 1, not 2.

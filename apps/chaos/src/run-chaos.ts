@@ -42,16 +42,23 @@ async function execute(command: ChaosCommand, config: ChaosConfig, io: ChaosIo):
     case 'help':
       io.out(USAGE);
       return EXIT.ok;
-    case 'kill-channel': return killChannel(control, command.channel, io);
-    case 'break-channel': return breakChannel(control, command.channel, command.rate, io);
-    case 'slow-channel': return slowChannel(control, command.channel, command.ms, io);
-    case 'slow-store': return slowStore(config.storesUrl, command.store, io);
+    case 'kill-channel':
+      return killChannel(control, command.channel, io);
+    case 'break-channel':
+      return breakChannel(control, command.channel, command.rate, io);
+    case 'slow-channel':
+      return slowChannel(control, command.channel, command.ms, io);
+    case 'slow-store':
+      return slowStore(config.storesUrl, command.store, io);
     case 'restore':
       if (command.target === 'all') return restoreAll(control, config.storesUrl, io);
       if (command.target === 'tariff') return restoreStore(config.storesUrl, command.target, io);
       return restoreChannel(control, command.target, io);
-    case 'kill-worker': return killWorker(config.redisUrl, config.redisTimeoutMs, command.role, io);
-    case 'redis-pause': return redisPause(config.redisUrl, config.redisTimeoutMs, command.ms, io);
-    case 'status': return status(control, config.storesUrl, config.redisUrl, config.redisTimeoutMs, command.json, io);
+    case 'kill-worker':
+      return killWorker(config.redisUrl, config.redisTimeoutMs, command.role, io);
+    case 'redis-pause':
+      return redisPause(config.redisUrl, config.redisTimeoutMs, command.ms, io);
+    case 'status':
+      return status(control, config.storesUrl, config.redisUrl, config.redisTimeoutMs, command.json, io);
   }
 }

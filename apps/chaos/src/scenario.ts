@@ -17,11 +17,15 @@ const onSignal = () => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-runScenario(process.argv.slice(2), {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-  env: process.env,
-}, abort.signal).then(
+runScenario(
+  process.argv.slice(2),
+  {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+  },
+  abort.signal,
+).then(
   (code) => {
     process.exitCode = abort.signal.aborted ? EXIT.interrupted : code;
     // Every child is stopped by now; if a stray handle still holds the loop, do not hang the terminal.

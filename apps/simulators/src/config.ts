@@ -50,13 +50,21 @@ export function loadConfig(env: Record<string, string | undefined>): SimulatorsC
   const defaults = {} as Record<Channel, ChannelBehaviour>;
   CHANNELS.forEach((channel, i) => {
     defaults[channel] = {
-      mode: 'up', latencyMs: c.SIM_LATENCY_MS, slowMs: 0,
-      transientRate: c.SIM_TRANSIENT_RATES[i] as number, permanentRate: c.SIM_PERMANENT_RATES[i] as number,
+      mode: 'up',
+      latencyMs: c.SIM_LATENCY_MS,
+      slowMs: 0,
+      transientRate: c.SIM_TRANSIENT_RATES[i] as number,
+      permanentRate: c.SIM_PERMANENT_RATES[i] as number,
     };
   });
   return {
-    host: c.SIM_HOST, controlPort: c.SIM_CONTROL_PORT,
+    host: c.SIM_HOST,
+    controlPort: c.SIM_CONTROL_PORT,
     ports: { push: c.SIM_PUSH_PORT, sms: c.SIM_SMS_PORT, email: c.SIM_EMAIL_PORT },
-    seed: c.SIM_SEED, defaults, logLevel: c.LOG_LEVEL, http: toHttpServerLimits(c), stores: loadTrackingStoresConfig(env),
+    seed: c.SIM_SEED,
+    defaults,
+    logLevel: c.LOG_LEVEL,
+    http: toHttpServerLimits(c),
+    stores: loadTrackingStoresConfig(env),
   };
 }

@@ -20,11 +20,15 @@ export function createControlApp(fleet: ProviderFleet, registry: Registry): Expr
   app.disable('x-powered-by');
   app.use(express.json({ limit: '16kb' }));
 
-  app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
   app.get('/metrics', async (_req, res) => {
     res.set('content-type', registry.contentType).send(await registry.metrics());
   });
-  app.get('/control/channels', (_req, res) => { res.json(fleet.status()); });
+  app.get('/control/channels', (_req, res) => {
+    res.json(fleet.status());
+  });
 
   app.post('/control/channels/:channel', async (req, res) => {
     const channel = req.params.channel;
@@ -57,8 +61,12 @@ export function createControlApp(fleet: ProviderFleet, registry: Registry): Expr
     res.json(fleet.status());
   });
 
-  app.get('/ledger', (_req, res) => { res.json(fleet.ledger.summary()); });
-  app.get('/ledger/keys/:key', (req, res) => { res.json({ key: req.params.key, deliveries: fleet.ledger.entry(req.params.key) }); });
+  app.get('/ledger', (_req, res) => {
+    res.json(fleet.ledger.summary());
+  });
+  app.get('/ledger/keys/:key', (req, res) => {
+    res.json({ key: req.params.key, deliveries: fleet.ledger.entry(req.params.key) });
+  });
   app.post('/ledger/reset', (_req, res) => {
     fleet.ledger.reset();
     res.json({ ok: true });

@@ -11,7 +11,12 @@ export class RestartableServer {
   private readonly sockets = new Set<Socket>();
   private boundPort: number;
 
-  constructor(private readonly app: RequestListener, private readonly host: string, port: number, private readonly limits: HttpServerLimits) {
+  constructor(
+    private readonly app: RequestListener,
+    private readonly host: string,
+    port: number,
+    private readonly limits: HttpServerLimits,
+  ) {
     this.boundPort = port;
   }
 

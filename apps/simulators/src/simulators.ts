@@ -45,7 +45,11 @@ export async function startSimulators(config: SimulatorsConfig, logger: Logger =
     const storesServer = await listen(stores.app, config.stores.port, config.stores.host, config.http);
     opened.push(storesServer.server);
     return {
-      fleet, stores, providerUrls, controlUrl: control.url, storesUrl: storesServer.url,
+      fleet,
+      stores,
+      providerUrls,
+      controlUrl: control.url,
+      storesUrl: storesServer.url,
       close: async () => {
         stores.close();
         for (const server of opened) await closeServer(server);

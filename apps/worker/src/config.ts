@@ -1,24 +1,54 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel, type Priority } from '@notify/core';
-import { DEFAULT_ARCHIVER_CONFIG, DEFAULT_BULKHEADS, DEFAULT_CASCADE_CONFIG, DEFAULT_WORKER_LOCKS, breakerEnvShape, toBreakerConfig, type BulkheadConfig, type CascadeConfig, type WorkerLockConfig } from '@notify/pipeline';
-import { DEV_DEFAULTS, devOrigin, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHistoryConfig, toHttpServerLimits } from '@notify/runtime';
+import {
+  DEFAULT_ARCHIVER_CONFIG,
+  DEFAULT_BULKHEADS,
+  DEFAULT_CASCADE_CONFIG,
+  DEFAULT_WORKER_LOCKS,
+  breakerEnvShape,
+  toBreakerConfig,
+  type BulkheadConfig,
+  type CascadeConfig,
+  type WorkerLockConfig,
+} from '@notify/pipeline';
+import {
+  DEV_DEFAULTS,
+  devOrigin,
+  historyEnvShape,
+  httpServerLimitsEnvShape,
+  parseEnv,
+  sharedEnvShape,
+  toHistoryConfig,
+  toHttpServerLimits,
+} from '@notify/runtime';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
-const url = (port: number) => z.string().regex(/^https?:\/\/[^/]+$/, `must be an origin like ${devOrigin(port)}`).default(devOrigin(port));
+const url = (port: number) =>
+  z
+    .string()
+    .regex(/^https?:\/\/[^/]+$/, `must be an origin like ${devOrigin(port)}`)
+    .default(devOrigin(port));
 
-const roles = z.string().default('all').transform((text, ctx) => {
-  const list = text.split(',').map((r) => r.trim()).filter(Boolean);
-  if (list.length === 1 && list[0] === 'all') return [...CHANNELS];
-  const bad = list.filter((r) => !(CHANNELS as readonly string[]).includes(r));
-  if (bad.length > 0 || list.length === 0) {
-    ctx.addIssue({ code: 'custom', message: `unknown role(s) ${bad.join(', ') || '(empty)'}; use 'all' or a list of ${CHANNELS.join(', ')}` });
-    return z.NEVER;
-  }
-  return [...new Set(list)] as Channel[];
-});
+const roles = z
+  .string()
+  .default('all')
+  .transform((text, ctx) => {
+    const list = text
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
+    if (list.length === 1 && list[0] === 'all') return [...CHANNELS];
+    const bad = list.filter((r) => !(CHANNELS as readonly string[]).includes(r));
+    if (bad.length > 0 || list.length === 0) {
+      ctx.addIssue({ code: 'custom', message: `unknown role(s) ${bad.join(', ') || '(empty)'}; use 'all' or a list of ${CHANNELS.join(', ')}` });
+      return z.NEVER;
+    }
+    return [...new Set(list)] as Channel[];
+  });
 
 /** A lane's concurrency and rate variables, defaulting to the lane's sizing (BI4/BI5 derived). */
-const concurrency = (channel: Channel, priority: Priority) => z.coerce.number().int().min(1).max(1_000).default(DEFAULT_BULKHEADS[channel][priority].concurrency);
+const concurrency = (channel: Channel, priority: Priority) =>
+  z.coerce.number().int().min(1).max(1_000).default(DEFAULT_BULKHEADS[channel][priority].concurrency);
 const rate = (channel: Channel, priority: Priority) => z.coerce.number().int().min(0).max(100_000).default(DEFAULT_BULKHEADS[channel][priority].ratePerSecond);
 
 /** Written out (not generated) so each variable keeps its own type: no Record<string, number> cast. */
@@ -69,7 +99,10 @@ export const workerEnvShape = {
   INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
   INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
   /** With history on: this worker runs an archiver (several workers share the archive queue). */
-  ARCHIVER_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  ARCHIVER_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(DEFAULT_ARCHIVER_CONFIG.batchSize),
   ARCHIVE_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000),
 };
@@ -127,7 +160,10 @@ export function loadConfig(env: Record<string, string | undefined>) {
     archiver: {
       enabled: c.ARCHIVER_ENABLED,
       config: {
-        ...DEFAULT_ARCHIVER_CONFIG, batchSize: c.ARCHIVE_BATCH_SIZE, intervalMs: c.ARCHIVE_INTERVAL_MS, idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
+        ...DEFAULT_ARCHIVER_CONFIG,
+        batchSize: c.ARCHIVE_BATCH_SIZE,
+        intervalMs: c.ARCHIVE_INTERVAL_MS,
+        idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
         // While PostgreSQL fails the pause doubles up to 30 intervals (30 s by default).
         maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVE_INTERVAL_MS)),
       },

@@ -2,8 +2,17 @@ import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import { createHistoryMetrics, createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
-  Archiver, ChannelQueues, ChannelWorkers, IntakeSweeper, ProviderClient, createBreakerGate, createStepProcessor, lazyHistoryStore, loadScripts,
-  type ChannelGate, type ProviderEndpoint,
+  Archiver,
+  ChannelQueues,
+  ChannelWorkers,
+  IntakeSweeper,
+  ProviderClient,
+  createBreakerGate,
+  createStepProcessor,
+  lazyHistoryStore,
+  loadScripts,
+  type ChannelGate,
+  type ProviderEndpoint,
 } from '@notify/pipeline';
 import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import type { WorkerConfig } from './config';
@@ -36,29 +45,54 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const breakerRedis = options.gate ? undefined : await connectRedis(config.redisUrl, 'producer', { requireDurable: false });
   const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger });
   const processor = createStepProcessor({
-    redis, scripts, queues, provider, gate, metrics, config: config.cascade, logger: logger.child({ component: 'step' }),
+    redis,
+    scripts,
+    queues,
+    provider,
+    gate,
+    metrics,
+    config: config.cascade,
+    logger: logger.child({ component: 'step' }),
   });
   const workers = new ChannelWorkers({
-    connection: redis, channels: config.roles, bulkheads: config.bulkheads, locks: config.locks,
-    processor, scripts, metrics, logger,
+    connection: redis,
+    channels: config.roles,
+    bulkheads: config.bulkheads,
+    locks: config.locks,
+    processor,
+    scripts,
+    metrics,
+    logger,
   });
   workers.start();
   await workers.waitUntilReady();
   const sweeper = new IntakeSweeper({ redis, queues, logger: logger.child({ component: 'intake-sweeper' }), config: config.intakeSweep });
   sweeper.start();
-  const historyStore = config.history.enabled && config.archiver.enabled
-    ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
-    : undefined;
+  const historyStore =
+    config.history.enabled && config.archiver.enabled
+      ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
+      : undefined;
   let archiver: Archiver | undefined;
   if (historyStore) {
     const historyMetrics = createHistoryMetrics(registry, () => archiver?.backlog() ?? Promise.resolve(0));
-    archiver = new Archiver({ redis, scripts, store: historyStore, logger: logger.child({ component: 'archiver' }), config: config.archiver.config, metrics: historyMetrics });
+    archiver = new Archiver({
+      redis,
+      scripts,
+      store: historyStore,
+      logger: logger.child({ component: 'archiver' }),
+      config: config.archiver.config,
+      metrics: historyMetrics,
+    });
     archiver.start();
   }
 
   let draining = false;
   const listener = await startMetricsListener({
-    registry, host: config.metricsHost, port: config.metricsPort, limits: config.http, health: { roles: config.roles },
+    registry,
+    host: config.metricsHost,
+    port: config.metricsPort,
+    limits: config.http,
+    health: { roles: config.roles },
     readiness: () => {
       const ready = !draining && redis.status === 'ready';
       return { ready, body: { status: ready ? 'ready' : draining ? 'draining' : 'not-ready', redis: redis.status } };
@@ -67,10 +101,14 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const metricsUrl = listener.url;
   logger.info({ roles: config.roles, metrics: metricsUrl }, 'worker started');
   // Found by the chaos CLI (kill-worker, status); a SIGKILLed worker disappears after 3 missed beats.
-  const registration = await registerProcess(redis, { app: 'worker', roles: config.roles, metricsUrl }, {
-    heartbeatMs: config.heartbeatMs,
-    onError: (error) => logger.warn({ err: error }, 'process registry heartbeat failed'),
-  });
+  const registration = await registerProcess(
+    redis,
+    { app: 'worker', roles: config.roles, metricsUrl },
+    {
+      heartbeatMs: config.heartbeatMs,
+      onError: (error) => logger.warn({ err: error }, 'process registry heartbeat failed'),
+    },
+  );
 
   let closing: Promise<void> | undefined;
   return {

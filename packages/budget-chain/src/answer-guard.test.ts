@@ -22,7 +22,9 @@ describe('answerBy', () => {
     const time = new ManualTime();
     const deadline = new Deadline({ budgetMs: 200, clock: time, timer: time });
     let fired = false;
-    const guard = answerBy(deadline, 10, () => { fired = true; });
+    const guard = answerBy(deadline, 10, () => {
+      fired = true;
+    });
     await time.advanceBy(80);
     expect(guard.claim()).toBe(true);
     deadline.dispose();
@@ -36,12 +38,16 @@ describe('answerBy', () => {
     const time = new ManualTime();
     const short = new Deadline({ budgetMs: 5, clock: time, timer: time });
     let early = 0;
-    answerBy(short, 10, () => { early += 1; });
+    answerBy(short, 10, () => {
+      early += 1;
+    });
     await time.advanceBy(0);
     expect(early).toBe(1);
     short.dispose();
     const unbounded = new Deadline({ budgetMs: Number.POSITIVE_INFINITY, clock: time, timer: time });
-    const guard = answerBy(unbounded, 10, () => { early += 1; });
+    const guard = answerBy(unbounded, 10, () => {
+      early += 1;
+    });
     expect(time.pending()).toBe(0);
     expect(guard.claim()).toBe(true);
   });

@@ -13,7 +13,7 @@ export interface Clock {
  * Opaque handle returned by `Timer.set`; only ever passed back to `Timer.clear`. Never null or
  * undefined, so `TimerHandle | undefined` can mean "no timer armed".
  */
-export type TimerHandle = NonNullable<unknown>;
+export type TimerHandle = object | number;
 
 /** A one-shot timer. Implementations must never call `callback` synchronously inside `set`. */
 export interface Timer {

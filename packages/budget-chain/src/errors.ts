@@ -27,7 +27,8 @@ export const BUDGET_ERROR_CATALOG = {
   OVERLOADED: {
     httpStatus: 503,
     retryable: true,
-    summary: 'Refused before any work (with Retry-After): the event loop runs too late, or too many queries are in flight, to keep another deadline; `reason` says which.',
+    summary:
+      'Refused before any work (with Retry-After): the event loop runs too late, or too many queries are in flight, to keep another deadline; `reason` says which.',
   },
 } as const;
 

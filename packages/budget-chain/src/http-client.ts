@@ -55,9 +55,7 @@ export async function budgetedGetJson(url: string, options: BudgetedGetOptions):
 
   if (options.cancel === false) {
     // Stop waiting at the deadline, but never abort: the request and its body drain later.
-    const work = request(url, { method: 'GET', headers, dispatcher: options.dispatcher }).then((response) =>
-      readJson(response, step, deadline),
-    );
+    const work = request(url, { method: 'GET', headers, dispatcher: options.dispatcher }).then((response) => readJson(response, step, deadline));
     try {
       return await deadline.race(work);
     } catch (error: unknown) {

@@ -120,7 +120,10 @@ describe('budgetedGetJson + deadlineMiddleware over real HTTP', () => {
 
   it('maps statuses: 504 DEADLINE_EXCEEDED is the step running out, anything else a dependency failure', async () => {
     const deadline = new Deadline({ budgetMs: 1000, step: 'tariff' });
-    expect(await budgetedGetJson(`${base}/status/504`, { deadline, dispatcher: agent }).catch((e: unknown) => e)).toMatchObject({ code: 'DEADLINE_EXCEEDED', step: 'tariff' });
+    expect(await budgetedGetJson(`${base}/status/504`, { deadline, dispatcher: agent }).catch((e: unknown) => e)).toMatchObject({
+      code: 'DEADLINE_EXCEEDED',
+      step: 'tariff',
+    });
     const failed = await budgetedGetJson(`${base}/status/500`, { deadline, dispatcher: agent }).catch((e: unknown) => e);
     expect(isDependencyFailed(failed)).toBe(true);
     expect(failed).toMatchObject({ upstreamStatus: 500, step: 'tariff', message: 'tariff answered 500 BOOM' });

@@ -2,7 +2,13 @@ import { eventLoopDelaySampler, LoadShedder, type LoopDelaySampler } from './loa
 import { ManualTime } from './manual-time';
 
 function fakeSampler(values: number[]): LoopDelaySampler & { stopped: boolean } {
-  return { stopped: false, sample: () => values.shift() ?? 0, stop() { this.stopped = true; } };
+  return {
+    stopped: false,
+    sample: () => values.shift() ?? 0,
+    stop() {
+      this.stopped = true;
+    },
+  };
 }
 
 describe('LoadShedder', () => {
@@ -50,7 +56,9 @@ describe('LoadShedder', () => {
     // Ten turns of the loop, each held for 30 ms: every tick of the 5 ms timer is ~30 ms late.
     for (let i = 0; i < 10; i += 1) {
       const until = performance.now() + 30;
-      while (performance.now() < until) { /* hold the loop */ }
+      while (performance.now() < until) {
+        /* hold the loop */
+      }
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     const delay = sampler.sample();

@@ -45,54 +45,94 @@ export interface BudgetMetrics extends BudgetObserver {
 /** The caller's metrics, registered on `registry` (never the global default). */
 export function createBudgetMetrics(registry: Registry): BudgetMetrics {
   const n = BUDGET_METRIC_NAMES;
-  const stepDuration = getOrCreate(registry, n.stepDuration, () => new Histogram({
-    name: n.stepDuration,
-    help: 'Duration of one budgeted sub-call (step), by how it ended.',
-    labelNames: ['step', 'policy', 'outcome'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  }));
-  const timeouts = getOrCreate(registry, n.timeouts, () => new Counter({
-    name: n.timeouts,
-    help: 'Sub-calls that ran out of min(their share, what was left), by step and split policy.',
-    labelNames: ['step', 'policy'] as const,
-    registers: [registry],
-  }));
-  const cancellations = getOrCreate(registry, n.cancellations, () => new Counter({
-    name: n.cancellations,
-    help: 'In-flight sub-calls whose request was aborted because the caller gave up.',
-    labelNames: ['step'] as const,
-    registers: [registry],
-  }));
-  const requests = getOrCreate(registry, n.requests, () => new Counter({
-    name: n.requests,
-    help: 'Budgeted requests at the edge, by outcome and split policy.',
-    labelNames: ['outcome', 'policy'] as const,
-    registers: [registry],
-  }));
-  const requestDuration = getOrCreate(registry, n.requestDuration, () => new Histogram({
-    name: n.requestDuration,
-    help: 'End-to-end time of budgeted requests at the edge (W in L = lambda x W).',
-    labelNames: ['outcome', 'policy'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  }));
-  const shed = getOrCreate(registry, n.shed, () => new Counter({
-    name: n.shed,
-    help: 'Requests refused with 503 + Retry-After before any work, by reason (loop_delay, in_flight).',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  }));
-  const loopDelay = getOrCreate(registry, n.loopDelay, () => new Gauge({
-    name: n.loopDelay,
-    help: 'Event-loop delay (p90) over the last load-shedding window: how late a deadline timer set now fires.',
-    registers: [registry],
-  }));
-  const lateAnswers = getOrCreate(registry, n.lateAnswers, () => new Counter({
-    name: n.lateAnswers,
-    help: 'Answers written after their request budget had ended (should stay 0; shedding and the answer reserve exist to keep it there).',
-    registers: [registry],
-  }));
+  const stepDuration = getOrCreate(
+    registry,
+    n.stepDuration,
+    () =>
+      new Histogram({
+        name: n.stepDuration,
+        help: 'Duration of one budgeted sub-call (step), by how it ended.',
+        labelNames: ['step', 'policy', 'outcome'] as const,
+        buckets: DURATION_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const timeouts = getOrCreate(
+    registry,
+    n.timeouts,
+    () =>
+      new Counter({
+        name: n.timeouts,
+        help: 'Sub-calls that ran out of min(their share, what was left), by step and split policy.',
+        labelNames: ['step', 'policy'] as const,
+        registers: [registry],
+      }),
+  );
+  const cancellations = getOrCreate(
+    registry,
+    n.cancellations,
+    () =>
+      new Counter({
+        name: n.cancellations,
+        help: 'In-flight sub-calls whose request was aborted because the caller gave up.',
+        labelNames: ['step'] as const,
+        registers: [registry],
+      }),
+  );
+  const requests = getOrCreate(
+    registry,
+    n.requests,
+    () =>
+      new Counter({
+        name: n.requests,
+        help: 'Budgeted requests at the edge, by outcome and split policy.',
+        labelNames: ['outcome', 'policy'] as const,
+        registers: [registry],
+      }),
+  );
+  const requestDuration = getOrCreate(
+    registry,
+    n.requestDuration,
+    () =>
+      new Histogram({
+        name: n.requestDuration,
+        help: 'End-to-end time of budgeted requests at the edge (W in L = lambda x W).',
+        labelNames: ['outcome', 'policy'] as const,
+        buckets: DURATION_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const shed = getOrCreate(
+    registry,
+    n.shed,
+    () =>
+      new Counter({
+        name: n.shed,
+        help: 'Requests refused with 503 + Retry-After before any work, by reason (loop_delay, in_flight).',
+        labelNames: ['reason'] as const,
+        registers: [registry],
+      }),
+  );
+  const loopDelay = getOrCreate(
+    registry,
+    n.loopDelay,
+    () =>
+      new Gauge({
+        name: n.loopDelay,
+        help: 'Event-loop delay (p90) over the last load-shedding window: how late a deadline timer set now fires.',
+        registers: [registry],
+      }),
+  );
+  const lateAnswers = getOrCreate(
+    registry,
+    n.lateAnswers,
+    () =>
+      new Counter({
+        name: n.lateAnswers,
+        help: 'Answers written after their request budget had ended (should stay 0; shedding and the answer reserve exist to keep it there).',
+        registers: [registry],
+      }),
+  );
   return {
     stepDuration,
     timeouts,
@@ -130,12 +170,17 @@ export interface AbandonedWorkMetric {
 /** The dependency's metric: work it kept doing after its caller gave up. */
 export function createAbandonedWorkMetric(registry: Registry): AbandonedWorkMetric {
   const name = BUDGET_METRIC_NAMES.abandonedWork;
-  const counter = getOrCreate(registry, name, () => new Counter({
+  const counter = getOrCreate(
+    registry,
     name,
-    help: 'Seconds of work a dependency kept doing after its caller had given up (deadline passed or disconnected).',
-    labelNames: ['store'] as const,
-    registers: [registry],
-  }));
+    () =>
+      new Counter({
+        name,
+        help: 'Seconds of work a dependency kept doing after its caller had given up (deadline passed or disconnected).',
+        labelNames: ['store'] as const,
+        registers: [registry],
+      }),
+  );
   return {
     counter,
     record(store, ms) {

@@ -70,7 +70,17 @@ export interface SeedTableRow {
 }
 
 function row(regime: TrackingRegime, policy: SeedTableRow['policy'], v: readonly number[]): SeedTableRow {
-  const [answered, dropped, failTariff, failMeasurement, medianMs, worstMs, meanMs, slotsHeld, wastedMs] = v as [number, number, number, number, number, number, number, number, number];
+  const [answered, dropped, failTariff, failMeasurement, medianMs, worstMs, meanMs, slotsHeld, wastedMs] = v as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { regime, policy, answered, dropped, failTariff, failMeasurement, medianMs, worstMs, meanMs, slotsHeld, wastedMs };
 }
 

@@ -38,7 +38,10 @@ export async function runSequence<const S extends readonly SequenceStep<unknown>
   steps: S,
   options: RunSequenceOptions = {},
 ): Promise<SequenceResult<S>> {
-  const planned = policy.shares(branch.remainingMs(), steps.map((s) => s.step));
+  const planned = policy.shares(
+    branch.remainingMs(),
+    steps.map((s) => s.step),
+  );
   const shares: Record<string, number> = {};
   const outcomes: StepOutcome<unknown>[] = [];
   let failed = false;

@@ -15,11 +15,17 @@ describe('runStep', () => {
   it('answers within min(share, remaining) and reports it', async () => {
     const { time, branch, events } = setup();
     const outcome = await time.settle(
-      runStep(branch, 'tariff', 60, async ({ signal, timeoutMs }) => {
-        expect(timeoutMs).toBe(60);
-        await time.sleep(6, signal);
-        return 'tariff-record';
-      }, { policy: 'weighted', observer: { onStep: (e) => events.push(e) } }),
+      runStep(
+        branch,
+        'tariff',
+        60,
+        async ({ signal, timeoutMs }) => {
+          expect(timeoutMs).toBe(60);
+          await time.sleep(6, signal);
+          return 'tariff-record';
+        },
+        { policy: 'weighted', observer: { onStep: (e) => events.push(e) } },
+      ),
     );
     expect(outcome).toMatchObject({ ok: true, value: 'tariff-record', elapsedMs: 6, timeoutMs: 60, called: true });
     expect(events).toEqual([{ step: 'tariff', policy: 'weighted', outcome: 'ok', durationMs: 6 }]);
@@ -83,10 +89,15 @@ describe('runSequence', () => {
     const { time, branch } = setup();
     const second = jest.fn(async () => 2);
     const result = await time.settle(
-      runSequence(branch, policy, [
-        { step: 'tariff', run: ({ signal }) => time.sleep(80, signal).then(() => 1) },
-        { step: 'measurement', run: second },
-      ] as const, { stopOnFailure: true }),
+      runSequence(
+        branch,
+        policy,
+        [
+          { step: 'tariff', run: ({ signal }) => time.sleep(80, signal).then(() => 1) },
+          { step: 'measurement', run: second },
+        ] as const,
+        { stopOnFailure: true },
+      ),
     );
     expect(second).not.toHaveBeenCalled();
     expect(result.outcomes[1]).toMatchObject({ ok: false, kind: 'cancelled', called: false });

@@ -45,13 +45,7 @@ export function classify(error: unknown): Exclude<StepOutcomeKind, 'ok'> {
  * ignores the signal (that ignored work is what the dependency reports as abandoned).
  * A step with no time left is not called at all: it fails at once, like the seed's model.
  */
-export async function runStep<T>(
-  parent: Deadline,
-  step: string,
-  shareMs: number,
-  fn: StepFn<T>,
-  options: RunStepOptions = {},
-): Promise<StepOutcome<T>> {
+export async function runStep<T>(parent: Deadline, step: string, shareMs: number, fn: StepFn<T>, options: RunStepOptions = {}): Promise<StepOutcome<T>> {
   const policy = options.policy ?? 'none';
   const timeoutMs = Math.min(shareMs, parent.remainingMs());
   const startedAt = parent.clock.now();
@@ -65,7 +59,17 @@ export async function runStep<T>(
     const error: unknown = parent.aborted
       ? parent.child(step).signal.reason // derives the step-named reason; a born-aborted child holds nothing
       : new DeadlineExceededError(step, 0, { message: `${step} had no time left (budget spent by earlier steps)` });
-    return finish({ ok: false, kind: classify(error), error, step, timeoutMs: Math.max(0, timeoutMs), startedAt, endedAt: startedAt, elapsedMs: 0, called: false });
+    return finish({
+      ok: false,
+      kind: classify(error),
+      error,
+      step,
+      timeoutMs: Math.max(0, timeoutMs),
+      startedAt,
+      endedAt: startedAt,
+      elapsedMs: 0,
+      called: false,
+    });
   }
 
   const child = parent.child(step, timeoutMs);

@@ -20,13 +20,19 @@ describe('nextCascadeStep', () => {
   it('starts at the preferred channel and cascades in order after transient errors', () => {
     expect(step([])).toMatchObject({ kind: 'send', channel: 'push' });
     expect(step([{ channel: 'push', outcome: 'transient' }])).toMatchObject({ kind: 'send', channel: 'sms' });
-    expect(step([{ channel: 'push', outcome: 'transient' }, { channel: 'sms', outcome: 'transient' }]))
-      .toMatchObject({ kind: 'send', channel: 'email' });
+    expect(
+      step([
+        { channel: 'push', outcome: 'transient' },
+        { channel: 'sms', outcome: 'transient' },
+      ]),
+    ).toMatchObject({ kind: 'send', channel: 'email' });
   });
 
   it('never spends more than the budget', () => {
     const three: CascadeAttempt[] = [
-      { channel: 'push', outcome: 'transient' }, { channel: 'sms', outcome: 'transient' }, { channel: 'email', outcome: 'transient' },
+      { channel: 'push', outcome: 'transient' },
+      { channel: 'sms', outcome: 'transient' },
+      { channel: 'email', outcome: 'transient' },
     ];
     expect(step(three)).toEqual({ kind: 'give-up', reason: 'budget-exhausted' });
     expect(step([{ channel: 'push', outcome: 'transient' }], all, 1)).toEqual({ kind: 'give-up', reason: 'budget-exhausted' });
@@ -39,27 +45,50 @@ describe('nextCascadeStep', () => {
 
   it('never retries a channel that failed permanently', () => {
     const plan: Channel[] = ['push', 'sms'];
-    expect(step([{ channel: 'push', outcome: 'permanent' }, { channel: 'sms', outcome: 'transient' }], plan))
-      .toMatchObject({ kind: 'send', channel: 'sms' });
-    expect(step([{ channel: 'push', outcome: 'permanent' }, { channel: 'sms', outcome: 'permanent' }], plan))
-      .toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
+    expect(
+      step(
+        [
+          { channel: 'push', outcome: 'permanent' },
+          { channel: 'sms', outcome: 'transient' },
+        ],
+        plan,
+      ),
+    ).toMatchObject({ kind: 'send', channel: 'sms' });
+    expect(
+      step(
+        [
+          { channel: 'push', outcome: 'permanent' },
+          { channel: 'sms', outcome: 'permanent' },
+        ],
+        plan,
+      ),
+    ).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });
 
   it('reconciles an unknown outcome on the same channel before cascading', () => {
     expect(step([{ channel: 'push', outcome: 'unknown' }])).toEqual({ kind: 'reconcile', channel: 'push' });
     expect(step([{ channel: 'push', outcome: undefined }])).toEqual({ kind: 'reconcile', channel: 'push' });
     const exhausted: CascadeAttempt[] = [
-      { channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'unknown' },
+      { channel: 'push', outcome: 'unknown' },
+      { channel: 'push', outcome: 'unknown' },
+      { channel: 'push', outcome: 'unknown' },
     ];
     expect(step(exhausted)).toEqual({ kind: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' });
   });
 
   it('keeps reconciling while a reconciliation only answers transient (the original may still arrive)', () => {
-    const history: CascadeAttempt[] = [{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'transient' }];
+    const history: CascadeAttempt[] = [
+      { channel: 'push', outcome: 'unknown' },
+      { channel: 'push', outcome: 'transient' },
+    ];
     expect(step(history)).toEqual({ kind: 'reconcile', channel: 'push' });
     expect(step([...history, { channel: 'push', outcome: 'transient' }])).toEqual({ kind: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' });
-    expect(step([{ channel: 'push', outcome: 'unknown' }, { channel: 'push', outcome: 'permanent' }]))
-      .toMatchObject({ kind: 'send', channel: 'sms' });
+    expect(
+      step([
+        { channel: 'push', outcome: 'unknown' },
+        { channel: 'push', outcome: 'permanent' },
+      ]),
+    ).toMatchObject({ kind: 'send', channel: 'sms' });
   });
 
   it('does not count a reconciliation that never left: it reconciles again, the budget intact', () => {
@@ -72,8 +101,10 @@ describe('nextCascadeStep', () => {
   it('moves past a channel that cannot render the message, spending nothing and never returning to it', () => {
     const unrenderable: CascadeAttempt = { channel: 'push', outcome: 'processing-error', spent: false };
     expect(step([unrenderable])).toMatchObject({ kind: 'send', channel: 'sms' });
-    expect(step([unrenderable, { channel: 'sms', outcome: 'transient' }, { channel: 'email', outcome: 'transient' }]))
-      .toMatchObject({ kind: 'send', channel: 'sms' });
+    expect(step([unrenderable, { channel: 'sms', outcome: 'transient' }, { channel: 'email', outcome: 'transient' }])).toMatchObject({
+      kind: 'send',
+      channel: 'sms',
+    });
     expect(step([unrenderable], ['push'])).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });
 
@@ -82,9 +113,8 @@ describe('nextCascadeStep', () => {
   });
 
   it('skips unavailable channels without spending budget, and waits when all are unavailable', () => {
-    const pushOpen = (c: Channel) => (c === 'push' ? 'breaker-open' as const : undefined);
-    expect(nextCascadeStep(all, [], 3, pushOpen))
-      .toEqual({ kind: 'send', channel: 'sms', skipped: [{ channel: 'push', reason: 'breaker-open' }] });
+    const pushOpen = (c: Channel) => (c === 'push' ? ('breaker-open' as const) : undefined);
+    expect(nextCascadeStep(all, [], 3, pushOpen)).toEqual({ kind: 'send', channel: 'sms', skipped: [{ channel: 'push', reason: 'breaker-open' }] });
     expect(nextCascadeStep(all, [], 3, () => 'breaker-open')).toMatchObject({ kind: 'wait' });
     expect(nextCascadeStep(all, [], 3, () => 'suppressed')).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });

@@ -4,21 +4,38 @@
  * (a unit test checks every code is unique and documented).
  */
 export const ERROR_CATALOG = {
-  VALIDATION_FAILED: { httpStatus: 400, retryable: false, summary: 'The request body, a path parameter or a query field is invalid; `details` lists each field and reason.' },
+  VALIDATION_FAILED: {
+    httpStatus: 400,
+    retryable: false,
+    summary: 'The request body, a path parameter or a query field is invalid; `details` lists each field and reason.',
+  },
   MALFORMED_JSON: { httpStatus: 400, retryable: false, summary: 'The body is not valid JSON.' },
   UNAUTHORIZED: { httpStatus: 401, retryable: false, summary: 'Missing or unknown API key (`Authorization: Bearer <key>`).' },
   FORBIDDEN: { httpStatus: 403, retryable: false, summary: 'The API key is valid but may not use this endpoint (admin endpoints).' },
   NOT_FOUND: { httpStatus: 404, retryable: false, summary: 'No such notification, recipient or route for this tenant.' },
-  METHOD_NOT_ALLOWED: { httpStatus: 405, retryable: false, summary: 'The route exists but refuses this method (the read-only queue board refuses every write).' },
-  REQUEST_TIMEOUT: { httpStatus: 408, retryable: true, summary: 'The request headers or body were not received within the server\'s limits (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`).' },
+  METHOD_NOT_ALLOWED: {
+    httpStatus: 405,
+    retryable: false,
+    summary: 'The route exists but refuses this method (the read-only queue board refuses every write).',
+  },
+  REQUEST_TIMEOUT: {
+    httpStatus: 408,
+    retryable: true,
+    summary: "The request headers or body were not received within the server's limits (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`).",
+  },
   PAYLOAD_TOO_LARGE: { httpStatus: 413, retryable: false, summary: 'The body exceeds the configured limit.' },
   UNSUPPORTED_MEDIA_TYPE: { httpStatus: 415, retryable: false, summary: 'The body must be `application/json`.' },
   IDEMPOTENCY_CONFLICT: { httpStatus: 422, retryable: false, summary: 'The same (event id, recipient id) was accepted before with a different payload.' },
   RECIPIENT_NOT_FOUND: { httpStatus: 422, retryable: false, summary: 'The request names a stored recipient (`recipient.id` only) that does not exist.' },
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
-  HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: 'The request headers exceed node\'s header size limit.' },
+  HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: "The request headers exceed node's header size limit." },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
-  DEPENDENCY_UNAVAILABLE: { httpStatus: 503, retryable: true, summary: 'A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.' },
+  DEPENDENCY_UNAVAILABLE: {
+    httpStatus: 503,
+    retryable: true,
+    summary:
+      'A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.',
+  },
   INTERNAL: { httpStatus: 500, retryable: true, summary: 'An unexpected fault; retry with the same event id (idempotent).' },
 } as const;
 

@@ -20,7 +20,9 @@ describe('identity', () => {
 
 describe('notification request schema', () => {
   const valid = {
-    eventId: 'order-1', priority: 'urgent', recipient: { id: 'u1', addresses: { sms: '+905551112233' } },
+    eventId: 'order-1',
+    priority: 'urgent',
+    recipient: { id: 'u1', addresses: { sms: '+905551112233' } },
     content: { title: 't', body: 'b' },
   };
   it('accepts a minimal request', () => {

@@ -6,7 +6,9 @@ import { notificationRequestSchema } from './schemas';
 import { parseOrThrow } from './validation';
 
 const request = (content: Record<string, unknown>) => ({
-  eventId: 'e-1', priority: 'urgent', recipient: { id: 'r-1', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
+  eventId: 'e-1',
+  priority: 'urgent',
+  recipient: { id: 'r-1', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
   content: { title: 'Title', body: 'Body', ...content },
 });
 
@@ -39,15 +41,17 @@ describe('intake refuses what the formatters can never render (400 naming the fi
   it('an SMS override needing more parts than the cap', () => {
     const long = 'a'.repeat(153 * SMS_SEGMENT_CAP + 1);
     expect(() => parseOrThrow(notificationRequestSchema, request({ overrides: { sms: { body: 'a'.repeat(153 * SMS_SEGMENT_CAP) } } }))).not.toThrow();
-    expect(rejection(request({ overrides: { sms: { body: long } } })).details)
-      .toEqual([{ field: 'content.overrides.sms.body', reason: `needs ${SMS_SEGMENT_CAP + 1} SMS parts; at most ${SMS_SEGMENT_CAP}` }]);
+    expect(rejection(request({ overrides: { sms: { body: long } } })).details).toEqual([
+      { field: 'content.overrides.sms.body', reason: `needs ${SMS_SEGMENT_CAP + 1} SMS parts; at most ${SMS_SEGMENT_CAP}` },
+    ]);
   });
 
   it('an e-mail body over the e-mail size', () => {
     // Control characters travel JSON-escaped (6 bytes each): 20,000 characters weigh 120 KB.
     const body = '\u0001'.repeat(20_000);
     expect(() => formatEmail('Title', body)).toThrow(RangeError);
-    expect(rejection(request({ overrides: { email: { body } } })).details)
-      .toEqual([{ field: 'content.overrides.email.body', reason: expect.stringContaining(`${EMAIL_MESSAGE_LIMIT_BYTES}`) }]);
+    expect(rejection(request({ overrides: { email: { body } } })).details).toEqual([
+      { field: 'content.overrides.email.body', reason: expect.stringContaining(`${EMAIL_MESSAGE_LIMIT_BYTES}`) },
+    ]);
   });
 });

@@ -1,6 +1,4 @@
-import {
-  CHANNELS, NOTIFICATION_STATUSES, PRIORITIES, type Channel, type NotificationStatus, type Priority,
-} from '@notify/core';
+import { CHANNELS, NOTIFICATION_STATUSES, PRIORITIES, type Channel, type NotificationStatus, type Priority } from '@notify/core';
 
 /**
  * The small-integer codes the history rows store instead of strings (smallint columns: 2 bytes

@@ -14,7 +14,12 @@ export const SELECT = `SELECT (extract(epoch FROM accepted_at) * 1000000)::int8:
  * The list query of one page (exported for the benchmark's EXPLAIN): newest first by
  * (accepted_at, id), always scoped to the tenant, `after` the previous page's last key.
  */
-export function listQuery(tenantId: number, filter: Omit<ListFilter, 'limit' | 'cursor'>, after: ListKey | undefined, rows: number): { text: string; values: unknown[] } {
+export function listQuery(
+  tenantId: number,
+  filter: Omit<ListFilter, 'limit' | 'cursor'>,
+  after: ListKey | undefined,
+  rows: number,
+): { text: string; values: unknown[] } {
   const values: unknown[] = [tenantId];
   const p = (value: unknown) => `$${values.push(value)}`;
   const where = ['tenant_id = $1'];
@@ -40,5 +45,8 @@ export function listQuery(tenantId: number, filter: Omit<ListFilter, 'limit' | '
     // The plain bound lets the time index range-scan; the row comparison breaks ties by id.
     where.push(`accepted_at <= ${at}`, `(accepted_at, id) < (${at}, ${p(after.id)}::uuid)`);
   }
-  return { text: `${SELECT} WHERE ${where.join(' AND ')} ORDER BY history_notifications.accepted_at DESC, history_notifications.id DESC LIMIT ${p(rows)}`, values };
+  return {
+    text: `${SELECT} WHERE ${where.join(' AND ')} ORDER BY history_notifications.accepted_at DESC, history_notifications.id DESC LIMIT ${p(rows)}`,
+    values,
+  };
 }

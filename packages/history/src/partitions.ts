@@ -40,7 +40,9 @@ async function inLockedTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClien
 async function existingDays(client: pg.PoolClient): Promise<number[]> {
   const { rows } = await client.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     WHERE i.inhparent = $1::regclass`, [PARENT]);
+     WHERE i.inhparent = $1::regclass`,
+    [PARENT],
+  );
   return rows.map((r) => dayFromName(r.name)).filter((d): d is number => d !== undefined);
 }
 

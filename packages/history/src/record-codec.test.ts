@@ -6,52 +6,74 @@ import type { HistoryRecord } from './types';
 const T0 = Date.UTC(2026, 0, 1);
 const channel = fc.constantFrom(...CHANNELS);
 const offset = fc.integer({ min: 0, max: 3 * 86_400_000 });
-const attempt = fc.record({
-  step: fc.integer({ min: 1, max: 40 }),
-  channel,
-  kind: fc.constantFrom('send' as const, 'reconcile' as const),
-  startedAt: offset.map((o) => T0 + o),
-  finishedAt: offset.map((o) => T0 + o),
-  durationMs: fc.oneof(fc.integer({ min: 0, max: 120_000 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
-  outcome: fc.constantFrom(...RECORDED_OUTCOMES),
-  spent: fc.boolean(),
-  errorClass: fc.string(),
-  message: fc.string({ unit: 'grapheme', maxLength: 300 }),
-}, { requiredKeys: ['step', 'channel', 'kind', 'startedAt'] });
-const record: fc.Arbitrary<HistoryRecord> = fc.record({
-  tenant: fc.string({ minLength: 1 }),
-  id: fc.stringMatching(/^[0-9a-f]{32}$/),
-  eventId: fc.string({ minLength: 1 }),
-  recipientId: fc.string({ minLength: 1 }),
-  priority: fc.constantFrom(...PRIORITIES),
-  status: fc.constantFrom(...TERMINAL_STATUSES),
-  plan: fc.uniqueArray(channel, { maxLength: 3 }),
-  deliveredChannel: channel,
-  acceptedAt: fc.constant(T0),
-  deliveredAt: offset.map((o) => T0 + o),
-  finishedAt: offset.map((o) => T0 + o),
-  failureReason: fc.oneof(fc.constantFrom('budget-exhausted', 'all-channels-permanent'), fc.string()),
-  attempts: fc.array(attempt, { maxLength: 6 }),
-  skips: fc.array(fc.record({ channel, reason: fc.constantFrom(...SKIP_REASONS), at: offset.map((o) => T0 + o) }), { maxLength: 4 }),
-  addressHashes: fc.dictionary(channel, fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string())),
-}, { requiredKeys: ['tenant', 'id', 'eventId', 'recipientId', 'priority', 'status', 'plan', 'acceptedAt', 'attempts', 'skips'] })
+const attempt = fc.record(
+  {
+    step: fc.integer({ min: 1, max: 40 }),
+    channel,
+    kind: fc.constantFrom('send' as const, 'reconcile' as const),
+    startedAt: offset.map((o) => T0 + o),
+    finishedAt: offset.map((o) => T0 + o),
+    durationMs: fc.oneof(fc.integer({ min: 0, max: 120_000 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
+    outcome: fc.constantFrom(...RECORDED_OUTCOMES),
+    spent: fc.boolean(),
+    errorClass: fc.string(),
+    message: fc.string({ unit: 'grapheme', maxLength: 300 }),
+  },
+  { requiredKeys: ['step', 'channel', 'kind', 'startedAt'] },
+);
+const record: fc.Arbitrary<HistoryRecord> = fc
+  .record(
+    {
+      tenant: fc.string({ minLength: 1 }),
+      id: fc.stringMatching(/^[0-9a-f]{32}$/),
+      eventId: fc.string({ minLength: 1 }),
+      recipientId: fc.string({ minLength: 1 }),
+      priority: fc.constantFrom(...PRIORITIES),
+      status: fc.constantFrom(...TERMINAL_STATUSES),
+      plan: fc.uniqueArray(channel, { maxLength: 3 }),
+      deliveredChannel: channel,
+      acceptedAt: fc.constant(T0),
+      deliveredAt: offset.map((o) => T0 + o),
+      finishedAt: offset.map((o) => T0 + o),
+      failureReason: fc.oneof(fc.constantFrom('budget-exhausted', 'all-channels-permanent'), fc.string()),
+      attempts: fc.array(attempt, { maxLength: 6 }),
+      skips: fc.array(fc.record({ channel, reason: fc.constantFrom(...SKIP_REASONS), at: offset.map((o) => T0 + o) }), { maxLength: 4 }),
+      addressHashes: fc.dictionary(channel, fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string())),
+    },
+    { requiredKeys: ['tenant', 'id', 'eventId', 'recipientId', 'priority', 'status', 'plan', 'acceptedAt', 'attempts', 'skips'] },
+  )
   .map((r) => (r.deliveredAt === undefined ? r : { ...r, latencyMs: r.deliveredAt - r.acceptedAt }));
 
 describe('record codec', () => {
   test('every record reads back as written, address hashes at 128 bits (compact when it can, verbatim JSON otherwise)', () => {
-    fc.assert(fc.property(record, (r) => {
-      const { tenant: _t, ...expected } = r;
-      if (r.addressHashes) expected.addressHashes = Object.fromEntries(Object.entries(r.addressHashes).map(([c, h]) => [c, /^[0-9a-f]{64}$/.test(h) ? h.slice(0, 32) : h]));
-      expect(fromRowWithHashes(toRow(r, 7))).toEqual(expected);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(record, (r) => {
+        const { tenant: _t, ...expected } = r;
+        if (r.addressHashes)
+          expected.addressHashes = Object.fromEntries(Object.entries(r.addressHashes).map(([c, h]) => [c, /^[0-9a-f]{64}$/.test(h) ? h.slice(0, 32) : h]));
+        expect(fromRowWithHashes(toRow(r, 7))).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('a usual delivery is compact: a one-attempt push delivery with its address hash in under 30 bytes', () => {
     const r: HistoryRecord = {
-      tenant: 't', id: 'ab'.repeat(16), eventId: 'e', recipientId: 'r', priority: 'urgent', status: 'delivered', plan: ['push', 'sms'],
-      deliveredChannel: 'push', acceptedAt: T0, deliveredAt: T0 + 150, latencyMs: 150, finishedAt: T0 + 150,
+      tenant: 't',
+      id: 'ab'.repeat(16),
+      eventId: 'e',
+      recipientId: 'r',
+      priority: 'urgent',
+      status: 'delivered',
+      plan: ['push', 'sms'],
+      deliveredChannel: 'push',
+      acceptedAt: T0,
+      deliveredAt: T0 + 150,
+      latencyMs: 150,
+      finishedAt: T0 + 150,
       attempts: [{ step: 1, channel: 'push', kind: 'send', startedAt: T0 + 3, finishedAt: T0 + 149, durationMs: 146, outcome: 'delivered', spent: true }],
-      skips: [], addressHashes: { push: 'cd'.repeat(32) },
+      skips: [],
+      addressHashes: { push: 'cd'.repeat(32) },
     };
     const row = toRow(r, 1);
     expect(row.detail[0]).toBe(1);

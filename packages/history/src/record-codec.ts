@@ -1,11 +1,16 @@
 import {
-  CHANNELS, RECORDED_OUTCOMES, SKIP_REASONS,
-  type AttemptRecord, type Channel, type NotificationView, type RecordedOutcome, type SkipReason, type SkipRecord,
+  CHANNELS,
+  RECORDED_OUTCOMES,
+  SKIP_REASONS,
+  type AttemptRecord,
+  type Channel,
+  type NotificationView,
+  type RecordedOutcome,
+  type SkipReason,
+  type SkipRecord,
 } from '@notify/core';
 import { ByteReader, ByteWriter } from './byte-writer';
-import {
-  channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes,
-} from './codes';
+import { channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes } from './codes';
 import { jsonEqual } from './json-equal';
 import type { HistoryRecord } from './types';
 
@@ -65,13 +70,16 @@ function encodeCompact(r: HistoryRecord): Buffer | undefined {
   w.varint(r.attempts.length);
   for (const a of r.attempts) {
     if (!Object.keys(a).every((k) => ATTEMPT_KEYS.has(k))) return undefined;
-    if (!(CHANNELS as readonly string[]).includes(a.channel) || !(RECORDED_OUTCOMES as readonly (string | undefined)[]).includes(a.outcome ?? 'delivered')) return undefined;
+    if (!(CHANNELS as readonly string[]).includes(a.channel) || !(RECORDED_OUTCOMES as readonly (string | undefined)[]).includes(a.outcome ?? 'delivered'))
+      return undefined;
     if (!Number.isSafeInteger(a.step) || a.step < 0 || !Number.isSafeInteger(a.startedAt)) return undefined;
     if (a.finishedAt !== undefined && !Number.isSafeInteger(a.finishedAt)) return undefined;
     if (a.durationMs !== undefined && !(Number.isSafeInteger(a.durationMs) && a.durationMs >= 0)) return undefined;
     const spent = a.spent === undefined ? 0 : a.spent ? 2 : 1;
     w.u8(channelCodes.code(a.channel) | (a.kind === 'reconcile' ? 4 : 0) | (outcomeCode(a.outcome) << 3) | (spent << 6));
-    w.u8((a.finishedAt !== undefined ? 1 : 0) | (a.durationMs !== undefined ? 2 : 0) | (a.errorClass !== undefined ? 4 : 0) | (a.message !== undefined ? 8 : 0));
+    w.u8(
+      (a.finishedAt !== undefined ? 1 : 0) | (a.durationMs !== undefined ? 2 : 0) | (a.errorClass !== undefined ? 4 : 0) | (a.message !== undefined ? 8 : 0),
+    );
     w.varint(a.step);
     w.svarint(a.startedAt - r.acceptedAt);
     if (a.finishedAt !== undefined) w.svarint(a.finishedAt - a.startedAt);

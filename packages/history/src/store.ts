@@ -11,16 +11,36 @@ import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage 
 const ID = /^[0-9a-f]{32}$/;
 
 interface DbRow {
-  us: string; tenant_id: number; finished_ms: number; status: number; priority: number;
-  delivered_channel: number; plan: number; channels: number; reason: number; hex_id: string; recipient_id: string;
-  event_id: string; detail: Buffer;
+  us: string;
+  tenant_id: number;
+  finished_ms: number;
+  status: number;
+  priority: number;
+  delivered_channel: number;
+  plan: number;
+  channels: number;
+  reason: number;
+  hex_id: string;
+  recipient_id: string;
+  event_id: string;
+  detail: Buffer;
 }
 
 function rowOf(r: DbRow): HistoryRow {
   return {
-    acceptedAt: Number(r.us) / 1000, tenantId: r.tenant_id, finishedMs: r.finished_ms,
-    status: r.status, priority: r.priority, deliveredChannel: r.delivered_channel, plan: r.plan, channels: r.channels,
-    reason: r.reason, id: r.hex_id, recipientId: r.recipient_id, eventId: r.event_id, detail: r.detail,
+    acceptedAt: Number(r.us) / 1000,
+    tenantId: r.tenant_id,
+    finishedMs: r.finished_ms,
+    status: r.status,
+    priority: r.priority,
+    deliveredChannel: r.delivered_channel,
+    plan: r.plan,
+    channels: r.channels,
+    reason: r.reason,
+    id: r.hex_id,
+    recipientId: r.recipient_id,
+    eventId: r.event_id,
+    detail: r.detail,
   };
 }
 
@@ -37,7 +57,10 @@ class PgHistoryStore implements HistoryStore {
   private readonly days = new Set<number>();
   private readonly tenants: TenantIds;
 
-  constructor(private readonly pool: pg.Pool, private readonly options: HistoryOptions) {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: HistoryOptions,
+  ) {
     this.tenants = new TenantIds(pool);
   }
 
@@ -46,12 +69,26 @@ class PgHistoryStore implements HistoryStore {
     for (const r of records) if (!ID.test(r.id)) throw new Error(`history: notification id must be 32 lowercase hex characters, got ${JSON.stringify(r.id)}`);
     const missing = new Set(records.map((r) => dayOf(r.acceptedAt)).filter((d) => !this.days.has(d)));
     if (missing.size > 0) for (const d of await ensurePartitions(this.pool, missing)) this.days.add(d);
-    const ids = await this.tenants.resolve(records.map((r) => r.tenant), true);
+    const ids = await this.tenants.resolve(
+      records.map((r) => r.tenant),
+      true,
+    );
     const rows = records.map((r) => toRow(r, ids.get(r.tenant) as number));
     const col = <K extends keyof HistoryRow>(k: K) => rows.map((r) => r[k]);
     await this.pool.query(INSERT, [
-      col('acceptedAt'), col('tenantId'), col('finishedMs'), col('status'), col('priority'),
-      col('deliveredChannel'), col('plan'), col('channels'), col('reason'), col('id'), col('recipientId'), col('eventId'), col('detail'),
+      col('acceptedAt'),
+      col('tenantId'),
+      col('finishedMs'),
+      col('status'),
+      col('priority'),
+      col('deliveredChannel'),
+      col('plan'),
+      col('channels'),
+      col('reason'),
+      col('id'),
+      col('recipientId'),
+      col('eventId'),
+      col('detail'),
     ]);
   }
 

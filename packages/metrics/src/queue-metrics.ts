@@ -19,14 +19,16 @@ export function registerQueueDepthGauge(registry: Registry, queues: () => readon
     registers: [registry],
     async collect() {
       this.reset();
-      await Promise.all(queues().map(async (queue) => {
-        try {
-          const counts = await queue.getJobCounts(...STATES);
-          for (const state of STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-        } catch {
-          // Redis unreachable: /readyz reports it; the scrape still answers.
-        }
-      }));
+      await Promise.all(
+        queues().map(async (queue) => {
+          try {
+            const counts = await queue.getJobCounts(...STATES);
+            for (const state of STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+          } catch {
+            // Redis unreachable: /readyz reports it; the scrape still answers.
+          }
+        }),
+      );
     },
   });
 }

@@ -47,8 +47,7 @@ export function formatBudget(report: BudgetReport): string[] {
   const { chain, inputs } = report;
   const q = percentileLabel(inputs.tailPercentile);
   const lines = [
-    `end-to-end threshold ${chain.thresholdMs} ms (K01), gateway share ${chain.gatewayShareMs} ms (U3), ` +
-      `branch budget ${chain.branchBudgetMs} ms`,
+    `end-to-end threshold ${chain.thresholdMs} ms (K01), gateway share ${chain.gatewayShareMs} ms (U3), ` + `branch budget ${chain.branchBudgetMs} ms`,
     `ordinary latencies: delivery-ops ${chain.ordinaryMs.deliveryOps}, tariff ${chain.ordinaryMs.tariff}, ` +
       `measurement ${chain.ordinaryMs.measurement} ms; healthy-day tails (${q}): ${chain.tailMs.deliveryOps}, ` +
       `${chain.tailMs.tariff}, ${chain.tailMs.measurement} ms`,
@@ -140,12 +139,7 @@ export function formatBudget(report: BudgetReport): string[] {
           { header: 'monthly min', width: 13 },
           { header: `of allowance (${TRACKING.monthlyAllowanceMinutes} min)`, width: 26 },
         ],
-        report.sensitivity.map((s) => [
-          String(s.minutes),
-          String(s.timesPerMonth),
-          String(s.monthlyMinutes),
-          `${s.allowancePercent.toFixed(1)} %`,
-        ]),
+        report.sensitivity.map((s) => [String(s.minutes), String(s.timesPerMonth), String(s.monthlyMinutes), `${s.allowancePercent.toFixed(1)} %`]),
       ),
     );
   }

@@ -28,13 +28,7 @@ export function cascadeOrder(preferred: Channel, channels: readonly Channel[], o
  * The channels a layout calls, in order, before outcomes are known (at most `budget`).
  * `single` repeats the preferred channel; the others use the cascade order.
  */
-export function layoutOrder(
-  layout: Layout,
-  preferred: Channel,
-  channels: readonly Channel[],
-  budget: number,
-  options: OrderOptions = {},
-): Channel[] {
+export function layoutOrder(layout: Layout, preferred: Channel, channels: readonly Channel[], budget: number, options: OrderOptions = {}): Channel[] {
   if (layout === 'single') {
     const skipped = (options.skip ?? []).includes(preferred);
     return skipped ? [] : Array.from({ length: budget }, () => preferred);
@@ -56,11 +50,7 @@ export interface FailedAttempt {
  * out channels that failed permanently, until `budget` calls are spent. With no skips and as
  * many channels as budget this is exactly the seed's cascade. Undefined when nothing is left.
  */
-export function nextCyclicChannel(
-  order: readonly Channel[],
-  failures: readonly FailedAttempt[],
-  budget: number,
-): Channel | undefined {
+export function nextCyclicChannel(order: readonly Channel[], failures: readonly FailedAttempt[], budget: number): Channel | undefined {
   const history = failures.map((f) => ({ channel: f.channel, outcome: f.permanent ? ('permanent' as const) : ('transient' as const) }));
   const step = nextCascadeStep(order, history, budget, () => undefined);
   return step.kind === 'send' ? step.channel : undefined;

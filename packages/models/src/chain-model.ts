@@ -1,13 +1,4 @@
-import {
-  BRANCH_BUDGET_MS,
-  DURATION_PROFILES,
-  GATEWAY_SHARE_MS,
-  ORDINARY_MS,
-  TRACKING,
-  type ChainStep,
-  type PerStep,
-  type Regime,
-} from './chain-profile';
+import { BRANCH_BUDGET_MS, DURATION_PROFILES, GATEWAY_SHARE_MS, ORDINARY_MS, TRACKING, type ChainStep, type PerStep, type Regime } from './chain-profile';
 import { percentile, splitBudget, TAIL_PERCENTILE, type SplitPolicy, type StepLatency } from './split-budget';
 
 export const SEED_REQUESTS = 48;
@@ -50,10 +41,7 @@ export function stepLatency(step: ChainStep, q: number = TAIL_PERCENTILE): StepL
 
 /** The pricing branch's two shares under a policy. */
 export function pricingShares(policy: SplitPolicy, q: number = TAIL_PERCENTILE): [number, number] {
-  const [tariff = 0, measurement = 0] = splitBudget(policy, BRANCH_BUDGET_MS, [
-    stepLatency('tariff', q),
-    stepLatency('measurement', q),
-  ]);
+  const [tariff = 0, measurement = 0] = splitBudget(policy, BRANCH_BUDGET_MS, [stepLatency('tariff', q), stepLatency('measurement', q)]);
   return [tariff, measurement];
 }
 

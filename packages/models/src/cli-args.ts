@@ -18,7 +18,9 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs): ParsedFla
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const kind = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (kind === undefined) {
-      const known = Object.keys(specs).map((n) => `--${n}`).join(', ');
+      const known = Object.keys(specs)
+        .map((n) => `--${n}`)
+        .join(', ');
       throw new UsageError(`unknown flag '--${name}' (expected one of: ${known})`);
     }
     if (flags.has(name)) throw new UsageError(`flag '--${name}' given twice`);

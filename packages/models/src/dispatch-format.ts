@@ -47,7 +47,7 @@ export function formatDispatch(report: DispatchReport): string[] {
   const lines = [
     `dispatch model: ${inputs.notifications} notifications, 3 channels, attempt budget ${inputs.attemptBudget}, ` +
       `wait ${inputs.waitSeconds} s, seed ${inputs.seed}, error multiplier x${inputs.multiplier}`,
-    'rows marked + are the platform\'s policies, beside the seed\'s rows',
+    "rows marked + are the platform's policies, beside the seed's rows",
     '',
     ...layoutTable('layout', report.layouts),
     '',
@@ -58,12 +58,7 @@ export function formatDispatch(report: DispatchReport): string[] {
         { header: 'parallel', width: 11 },
         { header: 'cascade', width: 10 },
       ],
-      report.multipliers.map((m) => [
-        `x${m.multiplier}`,
-        m.single.toFixed(4),
-        m.parallel.toFixed(4),
-        m.cascade.toFixed(4),
-      ]),
+      report.multipliers.map((m) => [`x${m.multiplier}`, m.single.toFixed(4), m.parallel.toFixed(4), m.cascade.toFixed(4)]),
     ),
     '(delivery rate per layout)',
     '',
@@ -72,8 +67,7 @@ export function formatDispatch(report: DispatchReport): string[] {
     `cascade - single channel delivery = ${derived.cascadeMinusSinglePoints.toFixed(2)} points`,
     `price of parallel: external calls x${derived.parallelCallsRatio.toFixed(2)}, ${derived.parallelDuplicates} ` +
       `duplicate deliveries, ${derived.parallelExtraPerNotification.toFixed(2)} extra per notification`,
-    `gain of parallel: mean delivery ${fixed(derived.parallelMeanDeliverySeconds, 2)} s, ` +
-      `cascade ${fixed(derived.cascadeMeanDeliverySeconds, 2)} s`,
+    `gain of parallel: mean delivery ${fixed(derived.parallelMeanDeliverySeconds, 2)} s, ` + `cascade ${fixed(derived.cascadeMeanDeliverySeconds, 2)} s`,
     '',
     `+ breaker-aware cascade, ${breaker.channel} down: saves ${breaker.savedCalls} calls ` +
       `(${cascadeDown?.externalCalls ?? '?'} -> ${breakerDown?.externalCalls ?? '?'}); the seed's estimate is ` +

@@ -1,8 +1,7 @@
 import { runDispatch, type DispatchOptions } from './dispatch-model';
 import type { Layout } from './cascade-order';
 
-const rate = (layout: Layout, extra: Partial<DispatchOptions> = {}) =>
-  runDispatch({ layout, ...extra }).deliveryRate.toFixed(4);
+const rate = (layout: Layout, extra: Partial<DispatchOptions> = {}) => runDispatch({ layout, ...extra }).deliveryRate.toFixed(4);
 
 describe('runDispatch reproduces every number the seed publishes (104,167 notifications, seed 20260730)', () => {
   const single = runDispatch({ layout: 'single' });

@@ -33,8 +33,7 @@ function referenceDispatch(layout: 'single' | 'parallel' | 'cascade', seed: numb
     for (let c = 0; c < 3; c += 1) {
       dead[c] = names[c] === down ? true : draw() < permanent[c]!;
     }
-    const order =
-      layout === 'single' ? [preferred, preferred, preferred] : [preferred, ...[0, 1, 2].filter((c) => c !== preferred)];
+    const order = layout === 'single' ? [preferred, preferred, preferred] : [preferred, ...[0, 1, 2].filter((c) => c !== preferred)];
     let ok = 0;
     let firstAt = -1;
     for (let t = 0; t < 3; t += 1) {

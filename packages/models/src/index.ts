@@ -16,25 +16,11 @@ export {
   type NotificationAssumptions,
 } from './notification-assumptions';
 export { effectiveRates, maxMultiplier, pickPreferred, type EffectiveRates } from './channel-rates';
-export {
-  cascadeOrder,
-  layoutOrder,
-  LAYOUTS,
-  nextCyclicChannel,
-  type FailedAttempt,
-  type Layout,
-  type OrderOptions,
-} from './cascade-order';
+export { cascadeOrder, layoutOrder, LAYOUTS, nextCyclicChannel, type FailedAttempt, type Layout, type OrderOptions } from './cascade-order';
 export { FAILURE_KINDS, pausesAfterFailure, WAIT_POLICIES, type FailureKind, type WaitPolicy } from './wait-policy';
 export { channelsToSkip, shouldSuppress } from './suppression';
 export { runTrial, type TrialFacts, type TrialOutcome, type TrialPolicy } from './notification-trial';
-export {
-  runDispatch,
-  SEED_NOTIFICATIONS,
-  SEED_RANDOM_SEED,
-  type DispatchOptions,
-  type DispatchResult,
-} from './dispatch-model';
+export { runDispatch, SEED_NOTIFICATIONS, SEED_RANDOM_SEED, type DispatchOptions, type DispatchResult } from './dispatch-model';
 export { runRecipientDay, type RecipientDayOptions, type RecipientDayResult } from './recipient-day-model';
 export {
   buildDispatchReport,

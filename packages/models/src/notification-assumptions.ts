@@ -43,17 +43,15 @@ export const BI_ASSUMPTIONS: NotificationAssumptions = Object.freeze({
 const SHARE_SUM_TOLERANCE = 1e-9;
 
 const probability = z.number().min(0).max(1);
-const perChannel = <T extends z.ZodType>(value: T) =>
-  z.strictObject({ push: value, sms: value, email: value });
+const perChannel = <T extends z.ZodType>(value: T) => z.strictObject({ push: value, sms: value, email: value });
 
 export const notificationAssumptionsSchema = z.strictObject({
   dailyRecipients: z.number().int().positive(),
   notificationsPerRecipient: z.number().positive(),
   peakFactor: z.number().min(1),
-  channelShare: perChannel(probability).refine(
-    (share) => Math.abs(CHANNELS.reduce((sum, c) => sum + share[c], 0) - 1) <= SHARE_SUM_TOLERANCE,
-    { message: 'channel shares must sum to 1' },
-  ),
+  channelShare: perChannel(probability).refine((share) => Math.abs(CHANNELS.reduce((sum, c) => sum + share[c], 0) - 1) <= SHARE_SUM_TOLERANCE, {
+    message: 'channel shares must sum to 1',
+  }),
   transientError: perChannel(probability),
   permanentError: perChannel(probability),
   recordBytes: z.number().int().positive(),
@@ -80,9 +78,7 @@ export function isAssumptionsError(error: unknown): error is AssumptionsError {
 export function parseAssumptions(input: unknown): NotificationAssumptions {
   const result = notificationAssumptionsSchema.safeParse(input);
   if (result.success) return result.data;
-  throw new AssumptionsError(
-    result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`),
-  );
+  throw new AssumptionsError(result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`));
 }
 
 /**

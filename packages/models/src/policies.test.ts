@@ -56,7 +56,16 @@ describe('nextCyclicChannel (the product rule for freed attempts)', () => {
       { channel: 'email', permanent: false },
     ] as const;
     expect(nextCyclicChannel(order, failures, 3)).toBe('email');
-    expect(nextCyclicChannel(order, [{ channel: 'sms', permanent: true }, { channel: 'email', permanent: true }], 3)).toBeUndefined();
+    expect(
+      nextCyclicChannel(
+        order,
+        [
+          { channel: 'sms', permanent: true },
+          { channel: 'email', permanent: true },
+        ],
+        3,
+      ),
+    ).toBeUndefined();
     expect(nextCyclicChannel([], [], 3)).toBeUndefined();
   });
 });

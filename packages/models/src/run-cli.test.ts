@@ -80,7 +80,9 @@ describe('runCli --json', () => {
     expect(report.inputs).toEqual({ seed: 7, notifications: 600, multiplier: 2, down: 'sms', perRecipient: 6, attemptBudget: 3, waitSeconds: 30 });
     const cascade = runDispatch({ layout: 'cascade', seed: 7, notifications: 600, multiplier: 2 });
     expect(report.layouts[2]).toEqual({ id: 'cascade', origin: 'seed', ...cascade });
-    expect(report.channelDown.rows[2].externalCalls).toBe(runDispatch({ layout: 'cascade', seed: 7, notifications: 600, multiplier: 2, down: 'sms' }).externalCalls);
+    expect(report.channelDown.rows[2].externalCalls).toBe(
+      runDispatch({ layout: 'cascade', seed: 7, notifications: 600, multiplier: 2, down: 'sms' }).externalCalls,
+    );
   });
 
   it('is byte-for-byte stable between runs', () => {

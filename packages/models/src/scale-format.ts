@@ -38,8 +38,7 @@ export function formatScale(report: ScaleReport): string[] {
     '',
     `single channel, ${a.attemptBudget} tries -> mixed residual error ${r.singleChannelResidual.toFixed(6)}, ` +
       `delivery ${r.singleChannelDelivery.toFixed(4)}`,
-    `threshold ${r.threshold.toFixed(4)} -> single channel ${r.singleChannelPasses ? 'passes' : 'fails'}; ` +
-      `gap ${pct(r.gapPoints)} points`,
+    `threshold ${r.threshold.toFixed(4)} -> single channel ${r.singleChannelPasses ? 'passes' : 'fails'}; ` + `gap ${pct(r.gapPoints)} points`,
     `never delivered: peak ${r.undeliveredPeakPerSecond.toFixed(2)}/s, ${r.undeliveredPerDay} per day`,
     `cascade worst-case delivery = (${a.attemptBudget} - 1) x ${a.waitSeconds} s = ${r.cascadeWorstDeliverySeconds} s`,
   ];

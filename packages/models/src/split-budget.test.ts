@@ -20,11 +20,16 @@ describe('splitBudget', () => {
   it('proportional policies never hand out more than the total', () => {
     const latency = fc.record({ median: fc.integer({ min: 1, max: 1000 }), tail: fc.integer({ min: 1, max: 5000 }) });
     fc.assert(
-      fc.property(fc.constantFrom('equal', 'weighted', 'tail-aware' as const), fc.integer({ min: 0, max: 10_000 }), fc.array(latency, { minLength: 1, maxLength: 6 }), (policy, total, s) => {
-        const shares = splitBudget(policy, total, s);
-        expect(shares).toHaveLength(s.length);
-        expect(shares.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(total + 1e-9);
-      }),
+      fc.property(
+        fc.constantFrom('equal', 'weighted', 'tail-aware' as const),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.array(latency, { minLength: 1, maxLength: 6 }),
+        (policy, total, s) => {
+          const shares = splitBudget(policy, total, s);
+          expect(shares).toHaveLength(s.length);
+          expect(shares.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(total + 1e-9);
+        },
+      ),
     );
   });
 

@@ -13,7 +13,10 @@ function pad(text: string, column: Column): string {
 /** Header line plus one line per row; cells beyond the columns are dropped. */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string[] {
   const line = (cells: readonly string[]) =>
-    columns.map((column, i) => pad(cells[i] ?? '', column)).join('').trimEnd();
+    columns
+      .map((column, i) => pad(cells[i] ?? '', column))
+      .join('')
+      .trimEnd();
   return [line(columns.map((c) => c.header)), ...rows.map(line)];
 }
 

@@ -29,7 +29,11 @@ export function lazyHistoryStore(options: HistoryOptions, open: (o: HistoryOptio
       closed = true;
       const pending = opening;
       opening = undefined;
-      if (pending) await pending.then((s) => s.close(), () => undefined);
+      if (pending)
+        await pending.then(
+          (s) => s.close(),
+          () => undefined,
+        );
     },
   };
 }

@@ -131,7 +131,9 @@ export class Archiver {
   private schedule(delayMs: number): void {
     if (!this.started) return;
     this.timer = setTimeout(() => {
-      this.running = this.pass().finally(() => { this.running = undefined; });
+      this.running = this.pass().finally(() => {
+        this.running = undefined;
+      });
     }, delayMs);
     this.timer.unref();
   }
@@ -148,8 +150,10 @@ export class Archiver {
       this.deps.metrics?.archiveFailures.inc();
       const backoffMs = Math.min(config.maxBackoffMs, Math.max(100, config.intervalMs) * 2 ** Math.min(this.failures, 16));
       // The message only: a driver error may carry the connection string.
-      logger.warn({ error: error instanceof Error ? error.message : String(error), failures: this.failures, retryInMs: backoffMs },
-        'archive batch failed; terminal records wait in Redis; retrying');
+      logger.warn(
+        { error: error instanceof Error ? error.message : String(error), failures: this.failures, retryInMs: backoffMs },
+        'archive batch failed; terminal records wait in Redis; retrying',
+      );
       this.schedule(backoffMs);
     }
   }

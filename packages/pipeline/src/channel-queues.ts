@@ -33,9 +33,15 @@ export class ChannelQueues {
     for (const channel of CHANNELS) {
       for (const priority of PRIORITIES) {
         const name = channelQueueName(channel, priority);
-        this.queues.set(name, new Queue<StepJobData>(name, {
-          connection, prefix: QUEUE_PREFIX, defaultJobOptions: STEP_JOB_OPTIONS, streams: { events: { maxLen: STEP_EVENTS_MAX_LEN } },
-        }));
+        this.queues.set(
+          name,
+          new Queue<StepJobData>(name, {
+            connection,
+            prefix: QUEUE_PREFIX,
+            defaultJobOptions: STEP_JOB_OPTIONS,
+            streams: { events: { maxLen: STEP_EVENTS_MAX_LEN } },
+          }),
+        );
       }
     }
   }

@@ -31,20 +31,16 @@ export class ChannelWorkers {
     for (const channel of options.channels.filter((c) => CHANNELS.includes(c))) {
       for (const priority of PRIORITIES) {
         const lane = bulkheads[channel][priority];
-        const worker = new Worker<StepJobData, StepResult>(
-          channelQueueName(channel, priority),
-          (job) => options.processor.process(job.data),
-          {
-            connection: options.connection,
-            prefix: QUEUE_PREFIX,
-            concurrency: lane.concurrency,
-            lockDuration: locks.lockDurationMs,
-            stalledInterval: locks.stalledIntervalMs,
-            maxStalledCount: locks.maxStalledCount,
-            ...(lane.ratePerSecond > 0 ? { limiter: { max: lane.ratePerSecond, duration: 1_000 } } : {}),
-            autorun: false,
-          },
-        );
+        const worker = new Worker<StepJobData, StepResult>(channelQueueName(channel, priority), (job) => options.processor.process(job.data), {
+          connection: options.connection,
+          prefix: QUEUE_PREFIX,
+          concurrency: lane.concurrency,
+          lockDuration: locks.lockDurationMs,
+          stalledInterval: locks.stalledIntervalMs,
+          maxStalledCount: locks.maxStalledCount,
+          ...(lane.ratePerSecond > 0 ? { limiter: { max: lane.ratePerSecond, duration: 1_000 } } : {}),
+          autorun: false,
+        });
         worker.on('failed', (job, error) => void this.onFailed(job, error));
         worker.on('error', (error) => options.logger.error({ err: error, queue: worker.name }, 'worker error'));
         this.workers.push(worker);
@@ -77,7 +73,11 @@ export class ChannelWorkers {
     if (!exhausted) return;
     try {
       const ended = await this.options.scripts.finishNotification({
-        id: job.data.id, fromStep: job.data.step, status: 'failed', reason: `processing error: ${error.message.slice(0, 200)}`, now: Date.now(),
+        id: job.data.id,
+        fromStep: job.data.step,
+        status: 'failed',
+        reason: `processing error: ${error.message.slice(0, 200)}`,
+        now: Date.now(),
       });
       if (ended.code === 'ended') this.options.metrics.notifications.inc({ priority: job.data.priority, outcome: 'failed' });
     } catch (finishError) {

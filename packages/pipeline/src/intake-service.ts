@@ -1,6 +1,18 @@
 import {
-  NotifyError, addressHash, isNotifyError, nextCascadeStep, notificationId, notificationRequestSchema, parseOrThrow,
-  payloadFingerprint, planCascade, recipientHash, type Channel, type NotificationRequest, type NotificationStatus, type SkipReason,
+  NotifyError,
+  addressHash,
+  isNotifyError,
+  nextCascadeStep,
+  notificationId,
+  notificationRequestSchema,
+  parseOrThrow,
+  payloadFingerprint,
+  planCascade,
+  recipientHash,
+  type Channel,
+  type NotificationRequest,
+  type NotificationStatus,
+  type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { ChannelGate } from './channel-gate';
@@ -17,9 +29,7 @@ export interface IntakeConfig {
   budget: number;
 }
 
-export type IntakeResult =
-  | { kind: 'accepted'; id: string; status: NotificationStatus }
-  | { kind: 'duplicate'; id: string; status: NotificationStatus };
+export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };
 
 export interface BatchItemResult {
   index: number;
@@ -75,24 +85,29 @@ export class IntakeService {
   /** Up to 1,000 notifications: per-item results; the enqueues go out as one bulk per lane. */
   async acceptBatch(tenant: string, items: unknown[]): Promise<BatchItemResult[]> {
     const results: BatchItemResult[] = new Array<BatchItemResult>(items.length);
-    const open = await this.deps.gate.openChannels().catch((e: unknown) => { throw this.classify(e, undefined); });
+    const open = await this.deps.gate.openChannels().catch((e: unknown) => {
+      throw this.classify(e, undefined);
+    });
     const enqueues: { index: number; priority: NotificationRequest['priority']; data: StepJobData }[] = [];
     const outcomes = new Map<number, IntakeResult>();
-    await Promise.all(items.map(async (item, index) => {
-      try {
-        const request = parseOrThrow(notificationRequestSchema, item, `notifications.${index}`);
-        const reserved = await this.reserve(await this.prepare(tenant, request, open));
-        outcomes.set(index, reserved.outcome);
-        this.deps.metrics.intakeRequests.inc({ result: reserved.outcome.kind, priority: request.priority });
-        if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue });
-      } catch (error) {
-        const failure = this.classify(error, undefined);
-        results[index] = {
-          index, httpStatus: failure.httpStatus,
-          error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}) },
-        };
-      }
-    }));
+    await Promise.all(
+      items.map(async (item, index) => {
+        try {
+          const request = parseOrThrow(notificationRequestSchema, item, `notifications.${index}`);
+          const reserved = await this.reserve(await this.prepare(tenant, request, open));
+          outcomes.set(index, reserved.outcome);
+          this.deps.metrics.intakeRequests.inc({ result: reserved.outcome.kind, priority: request.priority });
+          if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue });
+        } catch (error) {
+          const failure = this.classify(error, undefined);
+          results[index] = {
+            index,
+            httpStatus: failure.httpStatus,
+            error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}) },
+          };
+        }
+      }),
+    );
     try {
       await this.deps.queues.enqueueFirstSteps(enqueues);
     } catch (error) {
@@ -105,7 +120,10 @@ export class IntakeService {
     }
     for (const [index, outcome] of outcomes) {
       results[index] = {
-        index, httpStatus: outcome.kind === 'accepted' ? 202 : 200, id: outcome.id, status: outcome.status,
+        index,
+        httpStatus: outcome.kind === 'accepted' ? 202 : 200,
+        id: outcome.id,
+        status: outcome.status,
         duplicate: outcome.kind === 'duplicate',
       };
     }
@@ -118,7 +136,10 @@ export class IntakeService {
     if (addresses === undefined) {
       const stored = await this.deps.recipients.get(tenant, request.recipient.id);
       if (!stored) {
-        throw new NotifyError('RECIPIENT_NOT_FOUND', `recipient '${request.recipient.id}' has no stored profile; send recipient.addresses or PUT /v1/recipients/${request.recipient.id} first`);
+        throw new NotifyError(
+          'RECIPIENT_NOT_FOUND',
+          `recipient '${request.recipient.id}' has no stored profile; send recipient.addresses or PUT /v1/recipients/${request.recipient.id} first`,
+        );
       }
       addresses = stored.addresses;
       preferences = preferences ?? stored.preferences;
@@ -138,9 +159,22 @@ export class IntakeService {
     const rh = recipientHash(tenant, request.recipient.id);
     const addressHashes = Object.fromEntries(plan.map((c) => [c, addressHash(c, addresses[c] as string)]));
     const args: IntakeArgs = {
-      id, fingerprint: payloadFingerprint(request), tenant, eventId: request.eventId, recipientId: request.recipient.id, rh,
-      priority: request.priority, plan, firstChannel, content: request.content, addresses, addressHashes, now,
-      recordTtlSeconds: this.deps.config.recordTtlSeconds, idempotencyWindowSeconds: this.deps.config.idempotencyWindowSeconds, skips,
+      id,
+      fingerprint: payloadFingerprint(request),
+      tenant,
+      eventId: request.eventId,
+      recipientId: request.recipient.id,
+      rh,
+      priority: request.priority,
+      plan,
+      firstChannel,
+      content: request.content,
+      addresses,
+      addressHashes,
+      now,
+      recordTtlSeconds: this.deps.config.recordTtlSeconds,
+      idempotencyWindowSeconds: this.deps.config.idempotencyWindowSeconds,
+      skips,
     };
     return { request, args };
   }
@@ -157,22 +191,28 @@ export class IntakeService {
         return reply.firstChannel ? { outcome, enqueue: job(reply.firstChannel) } : { outcome };
       }
       case 'conflict':
-        throw new NotifyError('IDEMPOTENCY_CONFLICT',
-          `event '${request.eventId}' for recipient '${request.recipient.id}' was accepted before with a different payload (notification ${args.id})`);
+        throw new NotifyError(
+          'IDEMPOTENCY_CONFLICT',
+          `event '${request.eventId}' for recipient '${request.recipient.id}' was accepted before with a different payload (notification ${args.id})`,
+        );
     }
   }
 
   private classify(error: unknown, priority: NotificationRequest['priority'] | undefined): NotifyError {
     const labels = { priority: priority ?? 'unknown' };
     if (isNotifyError(error)) {
-      const result = error.code === 'IDEMPOTENCY_CONFLICT' ? 'conflict'
-        : error.code === 'VALIDATION_FAILED' ? 'invalid' : error.httpStatus < 500 ? 'rejected' : 'error';
+      const result =
+        error.code === 'IDEMPOTENCY_CONFLICT' ? 'conflict' : error.code === 'VALIDATION_FAILED' ? 'invalid' : error.httpStatus < 500 ? 'rejected' : 'error';
       this.deps.metrics.intakeRequests.inc({ ...labels, result });
       return error;
     }
     this.deps.metrics.intakeRequests.inc({ ...labels, result: 'error' });
     if (!isRedisUnavailable(error)) return new NotifyError('INTERNAL', 'unexpected intake failure', { cause: error });
-    return new NotifyError('DEPENDENCY_UNAVAILABLE', 'the queue store (Redis) did not answer; retry with the same event id (idempotent: it is accepted at most once)', { cause: error });
+    return new NotifyError(
+      'DEPENDENCY_UNAVAILABLE',
+      'the queue store (Redis) did not answer; retry with the same event id (idempotent: it is accepted at most once)',
+      { cause: error },
+    );
   }
 }
 
@@ -180,5 +220,7 @@ export class IntakeService {
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message}`;
-  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed/i.test(text);
+  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed/i.test(
+    text,
+  );
 }

@@ -25,21 +25,25 @@ export class IntakeSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
 
-  constructor(
-    private readonly deps: { redis: Redis; queues: ChannelQueues; logger: Logger; config: IntakeSweeperConfig; now?: () => number },
-  ) {}
+  constructor(private readonly deps: { redis: Redis; queues: ChannelQueues; logger: Logger; config: IntakeSweeperConfig; now?: () => number }) {}
 
   start(): void {
     if (this.deps.config.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => {
-      this.deps.logger.warn({ err: error }, 'intake sweep failed; will try again');
-    }), this.deps.config.intervalMs);
+    this.timer = setInterval(
+      () =>
+        void this.sweep().catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'intake sweep failed; will try again');
+        }),
+      this.deps.config.intervalMs,
+    );
     this.timer.unref();
   }
 
   /** One pass; returns how many first steps were (re-)enqueued. */
   sweep(): Promise<number> {
-    this.running ??= this.pass().finally(() => { this.running = undefined; });
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 

@@ -14,7 +14,8 @@ export class RecipientStore {
    */
   async put(tenant: string, recipientId: string, profile: RecipientProfile): Promise<boolean> {
     const hash = recipientHash(tenant, recipientId);
-    const results = await this.redis.multi()
+    const results = await this.redis
+      .multi()
       .set(recipientKey(hash), JSON.stringify(profile), 'GET')
       .del(...CHANNELS.map((channel) => suppressionKey(hash, channel)))
       .exec();

@@ -1,8 +1,19 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
-  isTerminal, nextCascadeStep, notificationKey, providerIdempotencyKey, renderForChannel,
-  type Addresses, type AttemptOutcome, type Channel, type NotificationContent, type NotificationStatus, type RecordedOutcome, type RenderedMessage, type SkipReason,
+  isTerminal,
+  nextCascadeStep,
+  notificationKey,
+  providerIdempotencyKey,
+  renderForChannel,
+  type Addresses,
+  type AttemptOutcome,
+  type Channel,
+  type NotificationContent,
+  type NotificationStatus,
+  type RecordedOutcome,
+  type RenderedMessage,
+  type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { CascadeConfig } from './cascade-config';
@@ -33,7 +44,11 @@ export type StepResult =
   | { action: 'ignored'; reason: 'terminal' | 'missing' | 'stale' }
   | { action: 'resumed' };
 
-interface Skip { channel: Channel; reason: SkipReason; at: number }
+interface Skip {
+  channel: Channel;
+  reason: SkipReason;
+  at: number;
+}
 
 /** What the step that was just finished ended with: `not-sent` is a call that provably never left. */
 type After = RecordedOutcome | 'skip' | 'not-sent';
@@ -55,7 +70,8 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       await advance(data, [{ channel: data.channel, reason: 'breaker-open', at: now() }], 'skip');
       return { action: 'skipped', reason: 'breaker-open', channel: data.channel };
     }
-    const begin = await scripts.beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget })
+    const begin = await scripts
+      .beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget })
       .catch(async (error: unknown) => {
         await ticket.release('not-called');
         throw error;
@@ -109,8 +125,17 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     metrics.callDuration.observe({ channel: data.channel, outcome: result.outcome }, result.durationMs / 1000);
 
     const finished = await scripts.finishAttempt({
-      id: data.id, rh: data.rh, channel: data.channel, step: data.step, outcome: result.outcome, errorClass: result.errorClass,
-      message: result.message, now: now(), durationMs: result.durationMs, suppressionTtlSeconds: config.suppressionTtlSeconds, spent: result.sent,
+      id: data.id,
+      rh: data.rh,
+      channel: data.channel,
+      step: data.step,
+      outcome: result.outcome,
+      errorClass: result.errorClass,
+      message: result.message,
+      now: now(),
+      durationMs: result.durationMs,
+      suppressionTtlSeconds: config.suppressionTtlSeconds,
+      spent: result.sent,
     });
     await ticket.release(result.outcome);
     if (finished.code === 'recorded' && result.outcome === 'delivered') {
@@ -129,8 +154,17 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     metrics.skips.inc({ channel: data.channel, reason: 'processing-error' });
     deps.logger.warn({ notificationId: data.id, step: data.step, channel: data.channel, reason }, 'message cannot be rendered for this channel; cascading');
     const finished = await scripts.finishAttempt({
-      id: data.id, rh: data.rh, channel: data.channel, step: data.step, outcome: 'processing-error', errorClass: 'render-failed',
-      message: reason, now: now(), durationMs: 0, suppressionTtlSeconds: 0, spent: false,
+      id: data.id,
+      rh: data.rh,
+      channel: data.channel,
+      step: data.step,
+      outcome: 'processing-error',
+      errorClass: 'render-failed',
+      message: reason,
+      now: now(),
+      durationMs: 0,
+      suppressionTtlSeconds: 0,
+      spent: false,
     });
     if (finished.code === 'recorded') await advance(data, [], 'processing-error');
     return { action: 'processing-error', channel: data.channel, reason };
@@ -164,8 +198,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const suppressed = new Set([...previousSkips, ...newSkips].filter((s) => s.reason === 'suppressed').map((s) => s.channel));
     const open = new Set(await gate.openChannels());
     for (const s of newSkips) if (s.reason === 'breaker-open') open.add(s.channel);
-    const unavailable = (c: Channel): SkipReason | undefined =>
-      suppressed.has(c) ? 'suppressed' : open.has(c) ? 'breaker-open' : undefined;
+    const unavailable = (c: Channel): SkipReason | undefined => (suppressed.has(c) ? 'suppressed' : open.has(c) ? 'breaker-open' : undefined);
 
     const decision = nextCascadeStep(plan, attempts, config.budget, unavailable);
     const skipsToRecord = [...newSkips];
@@ -188,8 +221,12 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const tooOld = (waiting || after === 'not-sent') && now() - acceptedAt > config.maxAgeMs;
     if (decision.kind === 'give-up' || decision.kind === 'unconfirmed' || tooOld) {
       const status = decision.kind === 'unconfirmed' || decision.kind === 'reconcile' ? 'unconfirmed' : 'failed';
-      const reason = decision.kind === 'give-up' || decision.kind === 'unconfirmed' ? decision.reason
-        : decision.kind === 'reconcile' ? 'unknown-outcome-unsettled-before-maximum-age' : 'no channel available before the maximum age';
+      const reason =
+        decision.kind === 'give-up' || decision.kind === 'unconfirmed'
+          ? decision.reason
+          : decision.kind === 'reconcile'
+            ? 'unknown-outcome-unsettled-before-maximum-age'
+            : 'no channel available before the maximum age';
       const ended = await scripts.finishNotification({ id: data.id, fromStep: step, status, reason, now: now(), skips: skipsToRecord });
       if (ended.code === 'ended') {
         metrics.notifications.inc({ priority: data.priority, outcome: status });
@@ -198,10 +235,11 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       return;
     }
     // While every channel is unavailable, the waiting job re-asks the first breaker-open one.
-    const channel = decision.kind === 'wait'
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (plan[0] may be undefined); the rule misreads this `??` operand
-      ? (decision.skipped.find((s) => s.reason === 'breaker-open')?.channel ?? (plan[0] as Channel))
-      : decision.channel;
+    const channel =
+      decision.kind === 'wait'
+        ? // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it (plan[0] may be undefined); the rule misreads this `??` operand
+          (decision.skipped.find((s) => s.reason === 'breaker-open')?.channel ?? (plan[0] as Channel))
+        : decision.channel;
     // Waiting out an unavailable channel (every channel open, or an unknown outcome that must
     // be reconciled on a channel that is open or refusing connections) re-checks at an
     // interval, never in a loop.
@@ -209,19 +247,29 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     const kind = decision.kind === 'reconcile' ? 'reconcile' : 'send';
     const next: StepJobData = { ...data, step: step + 1, channel };
     const scheduled = await scripts.scheduleStep({
-      id: data.id, fromStep: step, channel, kind, skips: skipsToRecord, status: delayMs > 0 ? 'retry-scheduled' : 'routing',
+      id: data.id,
+      fromStep: step,
+      channel,
+      kind,
+      skips: skipsToRecord,
+      status: delayMs > 0 ? 'retry-scheduled' : 'routing',
     });
     if (scheduled.code === 'scheduled') await queues.enqueueStep(data.priority, next, delayMs);
   }
 
   function delayAfter(after: After): number {
     switch (after) {
-      case 'transient': return config.transientDelayMs;
+      case 'transient':
+        return config.transientDelayMs;
       // A call that never left is a channel outage like a transient answer (BI9's delay).
-      case 'not-sent': return config.transientDelayMs;
-      case 'permanent': return config.permanentDelayMs;
-      case 'unknown': return config.reconcileDelayMs;
-      default: return 0;
+      case 'not-sent':
+        return config.transientDelayMs;
+      case 'permanent':
+        return config.permanentDelayMs;
+      case 'unknown':
+        return config.reconcileDelayMs;
+      default:
+        return 0;
     }
   }
 

@@ -8,10 +8,16 @@ export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 't
 /** Env fields every process shares, defined once (each app's config.ts composes them). */
 export const sharedEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').default(DEV_DEFAULTS.redisUrl),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .default(DEV_DEFAULTS.redisUrl),
   LOG_LEVEL: logLevelEnv,
   /** Production profile: refuse a Redis that may evict keys or has no AOF. Defaults on in production. */
-  REQUIRE_DURABLE_REDIS: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').optional(),
+  REQUIRE_DURABLE_REDIS: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
   CASCADE_BUDGET: z.coerce.number().int().min(1).max(10).default(3),
 };

@@ -78,8 +78,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const status = ERROR_CATALOG[code].httpStatus;
   const body = JSON.stringify({ error: { code, message: CLIENT_ERROR_MESSAGES[code] ?? code } });
   socket.end(
-    `HTTP/1.1 ${status} ${code}\r\nContent-Type: application/json; charset=utf-8\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${code}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

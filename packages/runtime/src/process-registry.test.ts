@@ -14,7 +14,9 @@ afterAll(async () => {
   redis?.disconnect();
   await server?.stop();
 });
-beforeEach(async () => { await redis.flushall(); });
+beforeEach(async () => {
+  await redis.flushall();
+});
 
 it('registers, lists and removes a process', async () => {
   const reg = await registerProcess(redis, { app: 'worker', roles: ['push', 'sms'], metricsUrl: 'http://127.0.0.1:1/metrics' }, { heartbeatMs: 100 });

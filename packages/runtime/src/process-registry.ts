@@ -61,7 +61,11 @@ export async function registerProcess(
   const timer = setInterval(() => {
     if (pending) return; // the last beat is still queued (Redis away): do not pile them up
     pending = true;
-    beat().catch((error: unknown) => options.onError?.(error)).finally(() => { pending = false; });
+    beat()
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        pending = false;
+      });
   }, options.heartbeatMs);
   timer.unref();
   let stopped: Promise<void> | undefined;

@@ -28,8 +28,14 @@ export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<
       cleanup();
       reject(new Error(`Redis not ready after ${timeoutMs} ms (status ${redis.status})`));
     }, timeoutMs);
-    const onReady = () => { cleanup(); resolve(); };
-    const cleanup = () => { clearTimeout(timer); redis.off('ready', onReady); };
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+    };
     redis.on('ready', onReady);
   });
 }

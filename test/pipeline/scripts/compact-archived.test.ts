@@ -17,10 +17,9 @@ async function terminal(n: number): Promise<string> {
 }
 
 describe('compact-archived-2.lua', () => {
-  it('compacted: the full record gives way to a compact entry in today\'s bucket; the id leaves the queue', async () => {
+  it("compacted: the full record gives way to a compact entry in today's bucket; the id leaves the queue", async () => {
     const id = await terminal(1);
-    await expect(scripts().compactArchived({ ids: [id], idempotencyWindowSeconds: WINDOW }))
-      .resolves.toEqual({ code: 'compacted', written: 1, dropped: 0 });
+    await expect(scripts().compactArchived({ ids: [id], idempotencyWindowSeconds: WINDOW })).resolves.toEqual({ code: 'compacted', written: 1, dropped: 0 });
     expect(await redis().exists(notificationKey(id))).toBe(0);
     expect(await redis().zcard(archiveQueueKey())).toBe(0);
     const keys = await redis().keys(`${idempotencyBucketPrefix()}*`);
@@ -41,15 +40,17 @@ describe('compact-archived-2.lua', () => {
     const inFlight = hexId(3);
     await scripts().intake(intakeArgs({ id: inFlight, fingerprint: FP }));
     await redis().zadd(archiveQueueKey(), 1, inFlight, 1, hexId(4));
-    await expect(scripts().compactArchived({ ids: [done, inFlight, hexId(4)], idempotencyWindowSeconds: WINDOW }))
-      .resolves.toEqual({ code: 'compacted', written: 1, dropped: 2 });
+    await expect(scripts().compactArchived({ ids: [done, inFlight, hexId(4)], idempotencyWindowSeconds: WINDOW })).resolves.toEqual({
+      code: 'compacted',
+      written: 1,
+      dropped: 2,
+    });
     expect(await redis().exists(notificationKey(inFlight))).toBe(1);
-    await expect(scripts().compactArchived({ ids: [done], idempotencyWindowSeconds: WINDOW }))
-      .resolves.toEqual({ code: 'compacted', written: 0, dropped: 1 });
+    await expect(scripts().compactArchived({ ids: [done], idempotencyWindowSeconds: WINDOW })).resolves.toEqual({ code: 'compacted', written: 0, dropped: 1 });
     expect(await redis().zcard(archiveQueueKey())).toBe(0);
   });
 
-  it('compacted: a new day takes its bucket count from the day before\'s volume, and forgets days past the window', async () => {
+  it("compacted: a new day takes its bucket count from the day before's volume, and forgets days past the window", async () => {
     const d = today();
     await redis().hset(idempotencyMetaKey(), `n:${d - 1}`, 100_000, `b:${d - 1}`, 12, `b:${d - 30}`, 3, `n:${d - 30}`, 9);
     await scripts().compactArchived({ ids: [await terminal(5)], idempotencyWindowSeconds: WINDOW });

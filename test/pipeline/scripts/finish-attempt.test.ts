@@ -5,10 +5,21 @@ import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 const { redis, scripts, archiving } = useScriptRedis();
 const { id, rh } = intakeArgs();
 const key = notificationKey(id);
-const finish = (overrides: Partial<FinishAttemptArgs> = {}) => scripts().finishAttempt({
-  id, rh, channel: 'push', step: 1, outcome: 'transient', errorClass: 'http-503', message: 'busy', now: NOW + 50, durationMs: 40,
-  suppressionTtlSeconds: 60, spent: true, ...overrides,
-});
+const finish = (overrides: Partial<FinishAttemptArgs> = {}) =>
+  scripts().finishAttempt({
+    id,
+    rh,
+    channel: 'push',
+    step: 1,
+    outcome: 'transient',
+    errorClass: 'http-503',
+    message: 'busy',
+    now: NOW + 50,
+    durationMs: 40,
+    suppressionTtlSeconds: 60,
+    spent: true,
+    ...overrides,
+  });
 const attempt = async () => JSON.parse((await redis().hget(key, 'a:1')) as string) as Record<string, unknown>;
 
 describe('finish-attempt-3.lua', () => {
@@ -33,9 +44,19 @@ describe('finish-attempt-3.lua', () => {
   });
 
   it('recorded: with history on, a delivery (and only a delivery) puts the record on the archive queue, scored by when it ended', async () => {
-    const viaArchiving = (o: Partial<FinishAttemptArgs>) => archiving().finishAttempt({
-      id, rh, channel: 'push', step: 1, outcome: 'delivered', now: NOW + 50, durationMs: 40, suppressionTtlSeconds: 60, spent: true, ...o,
-    });
+    const viaArchiving = (o: Partial<FinishAttemptArgs>) =>
+      archiving().finishAttempt({
+        id,
+        rh,
+        channel: 'push',
+        step: 1,
+        outcome: 'delivered',
+        now: NOW + 50,
+        durationMs: 40,
+        suppressionTtlSeconds: 60,
+        spent: true,
+        ...o,
+      });
     await finish({ outcome: 'delivered' });
     expect(await redis().zcard(archiveQueueKey())).toBe(0); // history off: the record stays as it is
     await redis().hdel(key, 'status');

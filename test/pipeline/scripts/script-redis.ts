@@ -33,10 +33,21 @@ export const NOW = 1_800_000_000_000;
 /** A notification with all three channels, as intake writes it. */
 export function intakeArgs(overrides: Partial<IntakeArgs> = {}): IntakeArgs {
   return {
-    id: 'n0000000000000000000000000000001', fingerprint: 'fp-1', tenant: 'tenant-a', eventId: 'e-1', recipientId: 'r-1',
-    rh: 'rh000000000000000000000000000001', priority: 'urgent', plan: ['push', 'sms', 'email'], firstChannel: 'push',
-    content: { title: 'T', body: 'B' }, addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' },
-    addressHashes: { push: 'h-push', sms: 'h-sms', email: 'h-email' }, now: NOW, recordTtlSeconds: 3_600, skips: [],
+    id: 'n0000000000000000000000000000001',
+    fingerprint: 'fp-1',
+    tenant: 'tenant-a',
+    eventId: 'e-1',
+    recipientId: 'r-1',
+    rh: 'rh000000000000000000000000000001',
+    priority: 'urgent',
+    plan: ['push', 'sms', 'email'],
+    firstChannel: 'push',
+    content: { title: 'T', body: 'B' },
+    addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' },
+    addressHashes: { push: 'h-push', sms: 'h-sms', email: 'h-email' },
+    now: NOW,
+    recordTtlSeconds: 3_600,
+    skips: [],
     ...overrides,
   };
 }

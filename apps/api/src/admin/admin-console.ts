@@ -30,8 +30,9 @@ export interface AdminConsoleOptions {
  * could not send the session's data elsewhere, and the page asks no third party (bull-board
  * links Google Fonts; the system font is used instead).
  */
-const BOARD_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
-  + "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const BOARD_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 const boardPolicy: RequestHandler = (_req, res, next) => {
   res.set('content-security-policy', BOARD_CSP);
   next();
@@ -40,8 +41,11 @@ const boardPolicy: RequestHandler = (_req, res, next) => {
 /** How long a sign-in form stays valid (its double-submit cookie). */
 const FORM_TTL_MS = 10 * 60_000;
 
-const asyncHandler = (handler: (req: Request, res: Response, next: NextFunction) => Promise<void>): RequestHandler =>
-  (req, res, next) => { handler(req, res, next).catch(next); };
+const asyncHandler =
+  (handler: (req: Request, res: Response, next: NextFunction) => Promise<void>): RequestHandler =>
+  (req, res, next) => {
+    handler(req, res, next).catch(next);
+  };
 const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : undefined;
@@ -89,59 +93,73 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
     next();
   });
 
-  router.get('/login', asyncHandler(async (req, res) => {
-    if (await sessionOf(req)) res.redirect(303, '/admin/queues');
-    else showSignIn(req, res);
-  }));
+  router.get(
+    '/login',
+    asyncHandler(async (req, res) => {
+      if (await sessionOf(req)) res.redirect(303, '/admin/queues');
+      else showSignIn(req, res);
+    }),
+  );
 
-  router.post('/login', form, asyncHandler(async (req, res) => {
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const waitMs = limiter.retryAfterMs(client);
-    if (waitMs > 0) {
-      res.set('retry-after', String(Math.ceil(waitMs / 1000)));
-      showSignIn(req, res, 429, `Too many failed sign-ins from this address: try again in ${Math.ceil(waitMs / 60_000)} min.`);
-      return;
-    }
-    if (!fromSameSite(req) || !sameToken(field(req.body, 'csrf'), readCookie(req, LOGIN_COOKIE) ?? '')) {
-      showSignIn(req, res, 403, 'This form expired or was sent from another site: sign in again.');
-      return;
-    }
-    const key = field(req.body, 'key');
-    if (key === undefined || !isAdminKey(key)) {
-      limiter.fail(client);
-      showSignIn(req, res, 401, 'That is not the admin key.');
-      return;
-    }
-    limiter.succeed(client);
-    // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
-    const previous = readCookie(req, SESSION_COOKIE);
-    if (previous !== undefined) await sessions.destroy(previous);
-    const session = await sessions.create();
-    res.clearCookie(LOGIN_COOKIE, cookie(req, true));
-    res.cookie(SESSION_COOKIE, session.id, cookie(req, true, sessionMs));
-    res.cookie(CSRF_COOKIE, session.csrf, cookie(req, false, sessionMs));
-    res.redirect(303, '/admin/queues');
-  }));
-
-  router.get('/logout', asyncHandler(async (req, res) => {
-    const session = await sessionOf(req);
-    if (session) signOutPage(res, session.csrf);
-    else res.redirect(303, '/admin/login');
-  }));
-
-  router.post('/logout', form, asyncHandler(async (req, res) => {
-    const session = await sessionOf(req);
-    if (session) {
-      const token = field(req.body, 'csrf') ?? req.get('x-xsrf-token');
-      if (!fromSameSite(req) || !sameToken(token, session.csrf)) {
-        refusalPage(res, 403, 'Sign-out refused: it did not come from this site\'s sign-out page.');
+  router.post(
+    '/login',
+    form,
+    asyncHandler(async (req, res) => {
+      const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const waitMs = limiter.retryAfterMs(client);
+      if (waitMs > 0) {
+        res.set('retry-after', String(Math.ceil(waitMs / 1000)));
+        showSignIn(req, res, 429, `Too many failed sign-ins from this address: try again in ${Math.ceil(waitMs / 60_000)} min.`);
         return;
       }
-      await sessions.destroy(session.id);
-    }
-    clearCookies(req, res);
-    res.redirect(303, '/admin/login');
-  }));
+      if (!fromSameSite(req) || !sameToken(field(req.body, 'csrf'), readCookie(req, LOGIN_COOKIE) ?? '')) {
+        showSignIn(req, res, 403, 'This form expired or was sent from another site: sign in again.');
+        return;
+      }
+      const key = field(req.body, 'key');
+      if (key === undefined || !isAdminKey(key)) {
+        limiter.fail(client);
+        showSignIn(req, res, 401, 'That is not the admin key.');
+        return;
+      }
+      limiter.succeed(client);
+      // A fresh id at every sign-in: a session id planted before sign-in is never promoted.
+      const previous = readCookie(req, SESSION_COOKIE);
+      if (previous !== undefined) await sessions.destroy(previous);
+      const session = await sessions.create();
+      res.clearCookie(LOGIN_COOKIE, cookie(req, true));
+      res.cookie(SESSION_COOKIE, session.id, cookie(req, true, sessionMs));
+      res.cookie(CSRF_COOKIE, session.csrf, cookie(req, false, sessionMs));
+      res.redirect(303, '/admin/queues');
+    }),
+  );
+
+  router.get(
+    '/logout',
+    asyncHandler(async (req, res) => {
+      const session = await sessionOf(req);
+      if (session) signOutPage(res, session.csrf);
+      else res.redirect(303, '/admin/login');
+    }),
+  );
+
+  router.post(
+    '/logout',
+    form,
+    asyncHandler(async (req, res) => {
+      const session = await sessionOf(req);
+      if (session) {
+        const token = field(req.body, 'csrf') ?? req.get('x-xsrf-token');
+        if (!fromSameSite(req) || !sameToken(token, session.csrf)) {
+          refusalPage(res, 403, "Sign-out refused: it did not come from this site's sign-out page.");
+          return;
+        }
+        await sessions.destroy(session.id);
+      }
+      clearCookies(req, res);
+      res.redirect(303, '/admin/login');
+    }),
+  );
 
   const authorize = asyncHandler(async (req, res, next) => {
     if (req.get('authorization') !== undefined) {
@@ -156,11 +174,17 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
       return;
     }
     if (!SAFE_METHODS.has(req.method) && (!fromSameSite(req) || !sameToken(req.get('x-xsrf-token'), session.csrf))) {
-      next(new NotifyError('FORBIDDEN', 'a state-changing request needs this site\'s X-XSRF-TOKEN header'));
+      next(new NotifyError('FORBIDDEN', "a state-changing request needs this site's X-XSRF-TOKEN header"));
       return;
     }
     next();
   });
-  router.use('/queues', authorize, boardPolicy, documentedErrorShape(), createBullBoardRouter(options.queues, '/admin/queues', { signOutUrl: '/admin/logout' }));
+  router.use(
+    '/queues',
+    authorize,
+    boardPolicy,
+    documentedErrorShape(),
+    createBullBoardRouter(options.queues, '/admin/queues', { signOutUrl: '/admin/logout' }),
+  );
   return router;
 }

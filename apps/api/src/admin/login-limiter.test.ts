@@ -3,7 +3,9 @@ import { createLoginLimiter } from './login-limiter';
 describe('login limiter', () => {
   let clock = 0;
   const now = () => clock;
-  beforeEach(() => { clock = 1_000_000; });
+  beforeEach(() => {
+    clock = 1_000_000;
+  });
 
   it('blocks a client after maxFailures until its window ends, and no other client', () => {
     const limiter = createLoginLimiter({ maxFailures: 3, windowMs: 60_000, now });

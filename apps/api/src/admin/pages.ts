@@ -14,32 +14,45 @@ button{margin-top:1rem;padding:.55rem 1.2rem;font:inherit;border:0;border-radius
 .message{background:#fdecea;color:#8a1c13;padding:.6rem .8rem;border-radius:4px;margin-bottom:1rem}`;
 
 function page(res: Response, status: number, title: string, body: string): void {
-  res.status(status)
+  res
+    .status(status)
     .set({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' })
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
-      + `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+        `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`,
+    );
 }
 
 /** The sign-in form; `csrf` also sits in the form's cookie (double submit). */
 export function signInPage(res: Response, options: { csrf: string; status?: number; message?: string }): void {
   const message = options.message ? `<p class="message" role="alert">${escapeHtml(options.message)}</p>` : '';
-  page(res, options.status ?? 200, 'Sign in · notify admin', `<h1>notify admin: sign in</h1>${message}
+  page(
+    res,
+    options.status ?? 200,
+    'Sign in · notify admin',
+    `<h1>notify admin: sign in</h1>${message}
 <form method="post" action="/admin/login">
 <input type="hidden" name="csrf" value="${escapeHtml(options.csrf)}">
 <label for="key">Admin API key</label>
 <input id="key" name="key" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Sign in</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** Sign-out is a POST with the session's CSRF token: a link or an image elsewhere cannot sign anyone out. */
 export function signOutPage(res: Response, csrf: string): void {
-  page(res, 200, 'Sign out · notify admin', `<h1>notify admin</h1>
+  page(
+    res,
+    200,
+    'Sign out · notify admin',
+    `<h1>notify admin</h1>
 <form method="post" action="/admin/logout">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
 <p><a href="/admin/queues">Back to the queues</a></p>
 <button type="submit">Sign out</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** A refusal the browser shows as a page (the JSON error shape is for scripts). */

@@ -29,16 +29,23 @@ export function createAdminSessionStore(redis: Redis, ttlSeconds: number): Admin
   return {
     async create() {
       const session = { id: newToken(), csrf: newToken() };
-      await redis.set(key(session.id), session.csrf, 'EX', ttlSeconds).catch((error: unknown) => { throw unavailable(error); });
+      await redis.set(key(session.id), session.csrf, 'EX', ttlSeconds).catch((error: unknown) => {
+        throw unavailable(error);
+      });
       return session;
     },
     async find(id) {
       if (!TOKEN.test(id)) return undefined;
-      const csrf = await redis.get(key(id)).catch((error: unknown) => { throw unavailable(error); });
+      const csrf = await redis.get(key(id)).catch((error: unknown) => {
+        throw unavailable(error);
+      });
       return csrf === null ? undefined : { id, csrf };
     },
     async destroy(id) {
-      if (TOKEN.test(id)) await redis.del(key(id)).catch((error: unknown) => { throw unavailable(error); });
+      if (TOKEN.test(id))
+        await redis.del(key(id)).catch((error: unknown) => {
+          throw unavailable(error);
+        });
     },
   };
 }

@@ -4,17 +4,16 @@ import type { Redis } from 'ioredis';
 /** /healthz: the process is alive. /readyz: Redis answers and the instance is not draining. */
 export function healthRouter(deps: { redis: Redis; isDraining: () => boolean }): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   router.get('/readyz', async (_req, res) => {
     if (deps.isDraining()) {
       res.status(503).json({ status: 'draining' });
       return;
     }
     try {
-      await Promise.race([
-        deps.redis.ping(),
-        new Promise((_resolve, reject) => setTimeout(() => reject(new Error('ping timed out')), 1_000).unref()),
-      ]);
+      await Promise.race([deps.redis.ping(), new Promise((_resolve, reject) => setTimeout(() => reject(new Error('ping timed out')), 1_000).unref())]);
       res.json({ status: 'ready', redis: 'ok' });
     } catch (error) {
       res.status(503).json({ status: 'not-ready', redis: (error as Error).message });

@@ -17,7 +17,13 @@ function requireJson(req: Request): void {
  * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
  * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
  */
-export function notificationsRouter(deps: { intake: IntakeService; redis: Redis; isDraining: () => boolean; history?: HistoryAccess; maxListLimit?: number }): Router {
+export function notificationsRouter(deps: {
+  intake: IntakeService;
+  redis: Redis;
+  isDraining: () => boolean;
+  history?: HistoryAccess;
+  maxListLimit?: number;
+}): Router {
   const router = Router();
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
@@ -31,7 +37,9 @@ export function notificationsRouter(deps: { intake: IntakeService; redis: Redis;
     requireJson(req);
     const result = await deps.intake.accept(res.locals.tenant as string, req.body);
     const duplicate = result.kind === 'duplicate';
-    res.status(duplicate ? 200 : 202).location(`/v1/notifications/${result.id}`)
+    res
+      .status(duplicate ? 200 : 202)
+      .location(`/v1/notifications/${result.id}`)
       .json({ id: result.id, status: result.status, duplicate });
   });
 

@@ -43,8 +43,13 @@ describe('loadTrackingConfig', () => {
 
   it('reads the answer reserve and the load-shedding thresholds, and refuses a reserve as large as the budget', () => {
     expect(loadTrackingConfig({})).toMatchObject({ answerReserveMs: 10, shedLoopDelayMs: 40, maxInFlight: 256, shedRetryAfterS: 1 });
-    expect(loadTrackingConfig({ TRACKING_ANSWER_RESERVE_MS: '15', TRACKING_SHED_LOOP_DELAY_MS: '0', TRACKING_MAX_IN_FLIGHT: '0', TRACKING_SHED_RETRY_AFTER_S: '2' })).toMatchObject({
-      answerReserveMs: 15, shedLoopDelayMs: 0, maxInFlight: 0, shedRetryAfterS: 2,
+    expect(
+      loadTrackingConfig({ TRACKING_ANSWER_RESERVE_MS: '15', TRACKING_SHED_LOOP_DELAY_MS: '0', TRACKING_MAX_IN_FLIGHT: '0', TRACKING_SHED_RETRY_AFTER_S: '2' }),
+    ).toMatchObject({
+      answerReserveMs: 15,
+      shedLoopDelayMs: 0,
+      maxInFlight: 0,
+      shedRetryAfterS: 2,
     });
     expect(() => loadTrackingConfig({ TRACKING_ANSWER_RESERVE_MS: '200' })).toThrow(/TRACKING_ANSWER_RESERVE_MS: must be smaller than TRACKING_BUDGET_MS/);
     expect(() => loadTrackingConfig({ TRACKING_SHED_RETRY_AFTER_S: '0' })).toThrow(/TRACKING_SHED_RETRY_AFTER_S/);
@@ -59,7 +64,12 @@ describe('loadTrackingConfig', () => {
   it('lists every bad variable at once', () => {
     let message = '';
     try {
-      loadTrackingConfig({ TRACKING_BUDGET_MS: 'soon', TRACKING_CANCEL: 'maybe', TRACKING_EXPECTED_LATENCIES_MS: 'tariff:6', TRACKING_STORES_BASE_URL: 'ftp://x' });
+      loadTrackingConfig({
+        TRACKING_BUDGET_MS: 'soon',
+        TRACKING_CANCEL: 'maybe',
+        TRACKING_EXPECTED_LATENCIES_MS: 'tariff:6',
+        TRACKING_STORES_BASE_URL: 'ftp://x',
+      });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -70,7 +80,9 @@ describe('loadTrackingConfig', () => {
   });
 
   it('rejects a gateway share that leaves nothing for the branches, and bad latency pairs', () => {
-    expect(() => loadTrackingConfig({ TRACKING_BUDGET_MS: '20', TRACKING_GATEWAY_SHARE_MS: '20' })).toThrow(/TRACKING_GATEWAY_SHARE_MS: must be smaller than TRACKING_BUDGET_MS/);
+    expect(() => loadTrackingConfig({ TRACKING_BUDGET_MS: '20', TRACKING_GATEWAY_SHARE_MS: '20' })).toThrow(
+      /TRACKING_GATEWAY_SHARE_MS: must be smaller than TRACKING_BUDGET_MS/,
+    );
     expect(() => loadTrackingConfig({ TRACKING_TAIL_LATENCIES_MS: 'tariff:-1,measurement:1,delivery-ops:1' })).toThrow(/bad part "tariff:-1"/);
     expect(() => loadTrackingConfig({ TRACKING_TAIL_LATENCIES_MS: 'pricing:1' })).toThrow(/bad part "pricing:1"/);
   });

@@ -45,13 +45,18 @@ const flag = z
   .transform((value) => value === 'true' || value === '1' || value === 'on');
 
 function formatTable(table: Readonly<Record<string, number>>): string {
-  return Object.entries(table).map(([step, ms]) => `${step}:${ms}`).join(',');
+  return Object.entries(table)
+    .map(([step, ms]) => `${step}:${ms}`)
+    .join(',');
 }
 
 /** "delivery-ops:8,tariff:6,measurement:12" -> a table with every step, positive ms. */
 const latencyTable = z.string().transform((value, ctx) => {
   const table: Partial<Record<TrackingStep, number>> = {};
-  for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const [step, ms, extra] = part.split(':').map((p) => p.trim());
     const known = (TRACKING_STEPS as readonly string[]).includes(step ?? '');
     const number = Number(ms);
@@ -76,7 +81,9 @@ export const trackingEnvSchema = z
     TRACKING_DELIVERY_OPS_URL: httpUrl.optional(),
     TRACKING_TARIFF_URL: httpUrl.optional(),
     TRACKING_MEASUREMENT_URL: httpUrl.optional(),
-    TRACKING_BUDGET_MS: millis(60_000).refine((ms) => ms > 0, 'must be positive').default(TRACKING_REFERENCE.budgetMs),
+    TRACKING_BUDGET_MS: millis(60_000)
+      .refine((ms) => ms > 0, 'must be positive')
+      .default(TRACKING_REFERENCE.budgetMs),
     TRACKING_GATEWAY_SHARE_MS: millis(60_000).default(TRACKING_REFERENCE.gatewayShareMs),
     TRACKING_SPLIT_POLICY: z
       .enum(SPLIT_POLICY_NAMES, { error: (issue) => `unknown split policy ${JSON.stringify(issue.input)}; expected one of ${SPLIT_POLICY_NAMES.join(', ')}` })

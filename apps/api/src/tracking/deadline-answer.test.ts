@@ -35,7 +35,10 @@ function start(options: { loopDelayMs: number; tariffMs: number; measurementMs: 
   shedder.refresh();
   delayMs = 0;
   const waiters: (() => void)[] = [];
-  const read = <T>(ms: number, value: T) => (context: StepContext): Promise<T> => time.sleep(ms, context.signal).then(() => value);
+  const read =
+    <T>(ms: number, value: T) =>
+    (context: StepContext): Promise<T> =>
+      time.sleep(ms, context.signal).then(() => value);
   const stores: TrackingStores = {
     deliveryOps: (context) => {
       waiters.splice(0).forEach((wake) => wake());
@@ -45,11 +48,22 @@ function start(options: { loopDelayMs: number; tariffMs: number; measurementMs: 
     measurement: read(options.measurementMs, MEASUREMENT),
   };
   const config = loadTrackingConfig({ TRACKING_STORES_BASE_URL: 'http://127.0.0.1:1' });
-  const router: TrackingRouter = createTrackingRouter({ config, registry, logger: pino({ level: 'silent' }), clock: time, timer: time, loadShedder: shedder, stores });
+  const router: TrackingRouter = createTrackingRouter({
+    config,
+    registry,
+    logger: pino({ level: 'silent' }),
+    clock: time,
+    timer: time,
+    loadShedder: shedder,
+    stores,
+  });
   const app = express();
   app.use('/v1/tracking', router);
   return {
-    app, time, registry, shedder,
+    app,
+    time,
+    registry,
+    shedder,
     started: () => new Promise<void>((resolve) => waiters.push(resolve)),
     close: async () => {
       shedder.stop();
@@ -61,7 +75,9 @@ function start(options: { loopDelayMs: number; tariffMs: number; measurementMs: 
 /** GET /v1/tracking/<id>; once its handler runs, the logical clock moves `ms` on; then its answer. */
 async function answerAfter(h: Harness, ms: number, id = 'SHP-1'): Promise<request.Response> {
   const started = h.started();
-  const answer = request(h.app).get(`/v1/tracking/${id}`).then((r) => r);
+  const answer = request(h.app)
+    .get(`/v1/tracking/${id}`)
+    .then((r) => r);
   await started;
   await h.time.advanceBy(ms);
   return answer;
@@ -120,7 +136,9 @@ describe('tracking answers by its deadline', () => {
   it('sheds with reason in_flight at the cap, and admits again once an answer has left', async () => {
     h = start({ loopDelayMs: 0, tariffMs: 6, measurementMs: 12, maxInFlight: 1 });
     const started = h.started();
-    const first = request(h.app).get('/v1/tracking/SHP-1').then((r) => r);
+    const first = request(h.app)
+      .get('/v1/tracking/SHP-1')
+      .then((r) => r);
     await started;
     const refused = await request(h.app).get('/v1/tracking/SHP-2');
     expect(refused.status).toBe(503);

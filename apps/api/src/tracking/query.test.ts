@@ -107,7 +107,7 @@ describe('the seed logical model, replayed through Deadline + split policies + r
     },
   );
 
-  it('tail-aware (shares from each step\'s p95: 80 / 100) answers every healthy request and blames only tariff under AY10', async () => {
+  it("tail-aware (shares from each step's p95: 80 / 100) answers every healthy request and blames only tariff under AY10", async () => {
     const healthy = await replay('healthy', 'tail-aware', false);
     expect(healthy).toMatchObject({ answered: 48, dropped: 0, failTariff: 0, failMeasurement: 0, wastedMs: 0 });
     const slow = await replay('tariff-slow', 'tail-aware', false);

@@ -1,12 +1,4 @@
-import {
-  runSequence,
-  TRACKING_STEPS,
-  type BudgetObserver,
-  type Deadline,
-  type SplitPolicy,
-  type StepOutcome,
-  type TrackingStep,
-} from '@notify/budget-chain';
+import { runSequence, TRACKING_STEPS, type BudgetObserver, type Deadline, type SplitPolicy, type StepOutcome, type TrackingStep } from '@notify/budget-chain';
 import type { TrackingStores } from './http-stores';
 import { computeFee, type DeliveryStatus, type Fee, type Measurement, type Tariff } from './records';
 
@@ -74,11 +66,18 @@ export async function runTrackingQuery(
   };
   try {
     const [deliveryBranch, pricingBranch] = await Promise.all([
-      runSequence(branches, options.policy, [{ step: 'delivery-ops', run: (c) => stores.deliveryOps(c, shipmentId) }] as const, sequenceOptions).then(stopSiblingOnFailure),
-      runSequence(branches, options.policy, [
-        { step: 'tariff', run: (c) => stores.tariff(c, shipmentId) },
-        { step: 'measurement', run: (c) => stores.measurement(c, shipmentId) },
-      ] as const, sequenceOptions).then(stopSiblingOnFailure),
+      runSequence(branches, options.policy, [{ step: 'delivery-ops', run: (c) => stores.deliveryOps(c, shipmentId) }] as const, sequenceOptions).then(
+        stopSiblingOnFailure,
+      ),
+      runSequence(
+        branches,
+        options.policy,
+        [
+          { step: 'tariff', run: (c) => stores.tariff(c, shipmentId) },
+          { step: 'measurement', run: (c) => stores.measurement(c, shipmentId) },
+        ] as const,
+        sequenceOptions,
+      ).then(stopSiblingOnFailure),
     ]);
     const [delivery] = deliveryBranch.outcomes;
     const [tariff, measurement] = pricingBranch.outcomes;
@@ -93,7 +92,13 @@ export async function runTrackingQuery(
       steps: outcomes.map((o) => ({ step: o.step as TrackingStep, outcome: o.kind, called: o.called, timeoutMs: o.timeoutMs, elapsedMs: o.elapsedMs })),
     };
     if (delivery.ok && tariff.ok && measurement.ok) {
-      const record = { shipmentId, delivery: delivery.value, tariff: tariff.value, measurement: measurement.value, fee: computeFee(tariff.value, measurement.value) };
+      const record = {
+        shipmentId,
+        delivery: delivery.value,
+        tariff: tariff.value,
+        measurement: measurement.value,
+        fee: computeFee(tariff.value, measurement.value),
+      };
       return { ok: true, record, budget };
     }
     const failure = firstFailure(outcomes);

@@ -1,4 +1,12 @@
-import { BUDGET_ERROR_CATALOG, isBudgetError, isCancelled, isDeadlineExceeded, isDependencyFailed, type RequestOutcome, type ShedReason } from '@notify/budget-chain';
+import {
+  BUDGET_ERROR_CATALOG,
+  isBudgetError,
+  isCancelled,
+  isDeadlineExceeded,
+  isDependencyFailed,
+  type RequestOutcome,
+  type ShedReason,
+} from '@notify/budget-chain';
 import type { LateStep } from './progress';
 import type { TrackingQueryResult } from './query';
 
@@ -54,7 +62,10 @@ export function guardAnswer(late: LateStep, budget: GuardBudget): ErrorAnswer {
 }
 
 /** 503 before any work: the process is too late (loop delay) or too full (in flight) to keep another deadline. */
-export function shedAnswer(reason: ShedReason, retryAfterS: number): { status: number; body: { error: { code: 'OVERLOADED'; reason: ShedReason; message: string } } } {
+export function shedAnswer(
+  reason: ShedReason,
+  retryAfterS: number,
+): { status: number; body: { error: { code: 'OVERLOADED'; reason: ShedReason; message: string } } } {
   const why = reason === 'loop_delay' ? 'the event loop is running late' : 'too many tracking queries are in flight';
   const status = BUDGET_ERROR_CATALOG.OVERLOADED.httpStatus;
   return { status, body: { error: { code: 'OVERLOADED', reason, message: `tracking query refused: ${why}; retry after ${retryAfterS} s` } } };

@@ -60,11 +60,13 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
   const dispatcher = deps.dispatcher ?? createKeepAliveAgent({ connections: config.storeConnections });
   const stores = deps.stores ?? createHttpTrackingStores({ storeUrls: config.storeUrls, dispatcher, cancel: config.cancel, observer: metrics });
   const ownsShedder = deps.loadShedder === undefined;
-  const shedder = deps.loadShedder ?? new LoadShedder({
-    maxLoopDelayMs: config.shedLoopDelayMs,
-    maxInFlight: config.maxInFlight,
-    onWindow: (ms) => metrics.loopDelay.set(ms / 1000),
-  });
+  const shedder =
+    deps.loadShedder ??
+    new LoadShedder({
+      maxLoopDelayMs: config.shedLoopDelayMs,
+      maxInFlight: config.maxInFlight,
+      onWindow: (ms) => metrics.loopDelay.set(ms / 1000),
+    });
   const retryAfter = { 'retry-after': String(config.shedRetryAfterS) };
   // The loop's delay counts once more at the end; capped so one bad window cannot eat the steps' time.
   const maxLagReserveMs = config.gatewayShareMs;
@@ -115,7 +117,13 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
           return;
         }
         const late = watched.blame();
-        const budget = { policy: policy.name, budgetMs: deadline.budgetMs, gatewayShareMs: config.gatewayShareMs, elapsedMs: deadline.elapsedMs(), answeredBy: 'deadline-guard' as const };
+        const budget = {
+          policy: policy.name,
+          budgetMs: deadline.budgetMs,
+          gatewayShareMs: config.gatewayShareMs,
+          elapsedMs: deadline.elapsedMs(),
+          answeredBy: 'deadline-guard' as const,
+        };
         const guarded = guardAnswer(late, budget);
         answer(guarded.status, guarded.outcome, guarded.body);
         // Stop the reads nobody will use (their outcomes are still counted by step).
@@ -143,7 +151,8 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
         answer(failure.status, failure.outcome, failure.body);
       } catch (error: unknown) {
         logger.error({ err: error, shipmentId: id.value }, 'tracking query crashed');
-        if (guard.claim() && !res.headersSent && !res.destroyed) sendJson(res, 500, { error: { code: 'INTERNAL', message: 'tracking query failed unexpectedly' } });
+        if (guard.claim() && !res.headersSent && !res.destroyed)
+          sendJson(res, 500, { error: { code: 'INTERNAL', message: 'tracking query failed unexpectedly' } });
       } finally {
         guard.dispose();
       }

@@ -32,7 +32,11 @@ function looksLikeNode(pid: number): boolean {
  * once their locks expire; the records make the re-run idempotent.
  */
 export async function killWorker(url: string, timeoutMs: number, role: Channel | 'all', io: ChaosIo): Promise<number> {
-  const kill = io.kill ?? ((pid: number, signal: NodeJS.Signals | 0) => { process.kill(pid, signal); });
+  const kill =
+    io.kill ??
+    ((pid: number, signal: NodeJS.Signals | 0) => {
+      process.kill(pid, signal);
+    });
   const host = io.hostname ?? osHostname();
   const redis = await connectRedis(url, timeoutMs);
   try {
@@ -40,9 +44,12 @@ export async function killWorker(url: string, timeoutMs: number, role: Channel |
     const here = workers.filter((p) => p.host === host);
     if (here.length === 0) {
       const elsewhere = [...new Set(workers.map((p) => p.host))];
-      throw new CliError('NOT_FOUND', elsewhere.length > 0
-        ? `the workers running ${role} are registered on other hosts (${elsewhere.join(', ')}); kill-worker only signals processes on this host (${host})`
-        : `no registered worker runs ${role === 'all' ? 'any role' : `role ${role}`} (workers register in Redis at start; is the platform running on ${redactUrl(url)}?)`);
+      throw new CliError(
+        'NOT_FOUND',
+        elsewhere.length > 0
+          ? `the workers running ${role} are registered on other hosts (${elsewhere.join(', ')}); kill-worker only signals processes on this host (${host})`
+          : `no registered worker runs ${role === 'all' ? 'any role' : `role ${role}`} (workers register in Redis at start; is the platform running on ${redactUrl(url)}?)`,
+      );
     }
     for (const worker of here) {
       if (!isAlive(kill, worker.pid) || !looksLikeNode(worker.pid)) {

@@ -15,16 +15,22 @@ export async function connectRedis(url: string, timeoutMs: number): Promise<Redi
   const redis = createRedis(url, 'producer', { connectTimeout: timeoutMs, retryStrategy: () => null, lazyConnect: false });
   try {
     await new Promise<void>((resolve, reject) => {
-      if (redis.status === 'ready') { resolve(); return; }
+      if (redis.status === 'ready') {
+        resolve();
+        return;
+      }
       const timer = setTimeout(() => done(new Error(`not ready after ${timeoutMs} ms`)), timeoutMs);
       const onReady = () => done();
       const onEnd = () => done(new Error('connection closed'));
       let lastError: Error | undefined;
-      const onError = (error: Error) => { lastError = error; };
+      const onError = (error: Error) => {
+        lastError = error;
+      };
       function done(error?: Error) {
         clearTimeout(timer);
         redis.off('ready', onReady).off('end', onEnd).off('error', onError);
-        if (error) reject(lastError ?? error); else resolve();
+        if (error) reject(lastError ?? error);
+        else resolve();
       }
       redis.on('ready', onReady).on('end', onEnd).on('error', onError);
     });

@@ -21,8 +21,21 @@ export async function collectStatus(control: ControlClient, storesUrl: string, r
   const report: StatusReport = { errors: [] };
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   await Promise.all([
-    control.channels().then((c) => { report.channels = c; }).catch((e: unknown) => { report.errors.push(message(e)); }),
-    readTariffMode(storesUrl, redisTimeoutMs).then((m) => { report.tariffMode = m; }).catch((e: unknown) => { report.errors.push(message(e)); }),
+    control
+      .channels()
+      .then((c) => {
+        report.channels = c;
+      })
+      .catch((e: unknown) => {
+        report.errors.push(message(e));
+      }),
+    readTariffMode(storesUrl, redisTimeoutMs)
+      .then((m) => {
+        report.tariffMode = m;
+      })
+      .catch((e: unknown) => {
+        report.errors.push(message(e));
+      }),
     (async () => {
       const redis = await connectRedis(redisUrl, redisTimeoutMs);
       try {
@@ -30,7 +43,9 @@ export async function collectStatus(control: ControlClient, storesUrl: string, r
       } finally {
         redis.disconnect();
       }
-    })().catch((e: unknown) => { report.errors.push(message(e)); }),
+    })().catch((e: unknown) => {
+      report.errors.push(message(e));
+    }),
   ]);
   return report;
 }
@@ -43,14 +58,18 @@ export async function status(control: ControlClient, storesUrl: string, redisUrl
     io.out(`channels (simulators at ${control.baseUrl}):`);
     if (report.channels) for (const [c, s] of Object.entries(report.channels)) io.out(`  ${describeChannel(c, s)}`);
     else io.out('  (unreachable)');
-    io.out(`tracking stores at ${storesUrl}: tariff ${report.tariffMode === undefined ? '(unreachable)' : report.tariffMode === 'healthy' ? 'healthy' : report.tariffMode.toUpperCase()}`);
+    io.out(
+      `tracking stores at ${storesUrl}: tariff ${report.tariffMode === undefined ? '(unreachable)' : report.tariffMode === 'healthy' ? 'healthy' : report.tariffMode.toUpperCase()}`,
+    );
     io.out(`breakers (Redis at ${redactUrl(redisUrl)}):`);
     if (report.breakers) for (const b of report.breakers) io.out(`  ${describeBreaker(b)}`);
     else io.out('  (unreachable)');
     io.out('registered processes:');
     if (report.processes?.length === 0) io.out('  (none)');
     for (const p of report.processes ?? []) {
-      io.out(`  ${p.app.padEnd(7)} pid ${String(p.pid).padEnd(8)} host ${p.host}  roles ${p.roles.join(',') || '-'}  up ${((Date.now() - p.startedAt) / 1_000).toFixed(1)} s`);
+      io.out(
+        `  ${p.app.padEnd(7)} pid ${String(p.pid).padEnd(8)} host ${p.host}  roles ${p.roles.join(',') || '-'}  up ${((Date.now() - p.startedAt) / 1_000).toFixed(1)} s`,
+      );
     }
   }
   for (const error of report.errors) io.err(`chaos: ${error}`);
@@ -60,8 +79,11 @@ export async function status(control: ControlClient, storesUrl: string, redisUrl
 export function describeBreaker(b: BreakerSnapshot): string {
   const since = b.since === undefined ? '' : ` for ${((b.at - b.since) / 1_000).toFixed(1)} s`;
   switch (b.state) {
-    case 'open': return `${b.channel.padEnd(6)} OPEN${since}; probes in ${b.reopensInMs} ms`;
-    case 'half-open': return `${b.channel.padEnd(6)} HALF-OPEN${since}; ${b.probesInFlight} probe(s) in flight`;
-    default: return `${b.channel.padEnd(6)} closed${since}; window: ${b.windowCalls} counted calls, ${b.windowFailures} failures`;
+    case 'open':
+      return `${b.channel.padEnd(6)} OPEN${since}; probes in ${b.reopensInMs} ms`;
+    case 'half-open':
+      return `${b.channel.padEnd(6)} HALF-OPEN${since}; ${b.probesInFlight} probe(s) in flight`;
+    default:
+      return `${b.channel.padEnd(6)} closed${since}; window: ${b.windowCalls} counted calls, ${b.windowFailures} failures`;
   }
 }

@@ -2,7 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Channel } from '@notify/core';
 import { readBreakerSnapshots, type BreakerState } from '@notify/pipeline';
 
-export interface StateChange { at: number; state: BreakerState }
+export interface StateChange {
+  at: number;
+  state: BreakerState;
+}
 
 /**
  * Samples one channel's breaker from Redis every `intervalMs` and keeps the changes: the

@@ -3,25 +3,61 @@ import { breakerTimes } from './breaker-timeline';
 import { summarize } from './outcomes';
 
 const view = (over: Partial<NotificationView>): NotificationView => ({
-  id: 'x', eventId: 'e', recipientId: 'r', priority: 'urgent', status: 'delivered', plan: ['push', 'sms', 'email'],
-  acceptedAt: 0, attempts: [], skips: [], ...over,
+  id: 'x',
+  eventId: 'e',
+  recipientId: 'r',
+  priority: 'urgent',
+  status: 'delivered',
+  plan: ['push', 'sms', 'email'],
+  acceptedAt: 0,
+  attempts: [],
+  skips: [],
+  ...over,
 });
 
 it('summarizes delivery, calls, calls to the dead channel and latency from the records', () => {
   const outage = { channel: 'push' as const, downAt: 100, upAt: 200 };
-  const figures = summarize([
-    view({ acceptedAt: 50, latencyMs: 10, attempts: [{ step: 1, channel: 'push', kind: 'send', startedAt: 55, outcome: 'delivered' }] }),
-    view({ acceptedAt: 120, latencyMs: 3_010, attempts: [
-      { step: 1, channel: 'push', kind: 'send', startedAt: 121, outcome: 'transient' },
-      { step: 2, channel: 'sms', kind: 'send', startedAt: 3_121, outcome: 'delivered' },
-    ] }),
-    view({ acceptedAt: 150, latencyMs: 20, plan: ['sms', 'email', 'push'], skips: [{ channel: 'push', reason: 'breaker-open', at: 150 }],
-      attempts: [{ step: 1, channel: 'sms', kind: 'send', startedAt: 151, outcome: 'delivered' }] }),
-    view({ acceptedAt: 160, status: 'failed', failureReason: 'all-channels-permanent', priority: 'reminder', attempts: [{ step: 1, channel: 'email', kind: 'send', startedAt: 161, outcome: 'permanent' }] }),
-  ], 5, (v) => v.plan[0]!, outage);
+  const figures = summarize(
+    [
+      view({ acceptedAt: 50, latencyMs: 10, attempts: [{ step: 1, channel: 'push', kind: 'send', startedAt: 55, outcome: 'delivered' }] }),
+      view({
+        acceptedAt: 120,
+        latencyMs: 3_010,
+        attempts: [
+          { step: 1, channel: 'push', kind: 'send', startedAt: 121, outcome: 'transient' },
+          { step: 2, channel: 'sms', kind: 'send', startedAt: 3_121, outcome: 'delivered' },
+        ],
+      }),
+      view({
+        acceptedAt: 150,
+        latencyMs: 20,
+        plan: ['sms', 'email', 'push'],
+        skips: [{ channel: 'push', reason: 'breaker-open', at: 150 }],
+        attempts: [{ step: 1, channel: 'sms', kind: 'send', startedAt: 151, outcome: 'delivered' }],
+      }),
+      view({
+        acceptedAt: 160,
+        status: 'failed',
+        failureReason: 'all-channels-permanent',
+        priority: 'reminder',
+        attempts: [{ step: 1, channel: 'email', kind: 'send', startedAt: 161, outcome: 'permanent' }],
+      }),
+    ],
+    5,
+    (v) => v.plan[0]!,
+    outage,
+  );
   expect(figures).toMatchObject({
-    notifications: 5, accepted: 4, delivered: 3, failed: 1, deliveryRate: 0.6, externalCalls: 5, callsPerNotification: 1,
-    wastedCalls: 1, breakerSkips: 1, failureReasons: { 'all-channels-permanent': 1 },
+    notifications: 5,
+    accepted: 4,
+    delivered: 3,
+    failed: 1,
+    deliveryRate: 0.6,
+    externalCalls: 5,
+    callsPerNotification: 1,
+    wastedCalls: 1,
+    breakerSkips: 1,
+    failureReasons: { 'all-channels-permanent': 1 },
   });
   expect(figures.urgentByPreferred.push.before).toMatchObject({ count: 1, meanMs: 10 });
   expect(figures.urgentByPreferred.push.during).toMatchObject({ count: 1, meanMs: 3010 });
@@ -30,8 +66,12 @@ it('summarizes delivery, calls, calls to the dead channel and latency from the r
 
 it('times the breaker from the outage: first open after the kill, first close after the restore', () => {
   const changes = [
-    { at: 10, state: 'closed' as const }, { at: 1_400, state: 'open' as const }, { at: 1_900, state: 'half-open' as const },
-    { at: 1_910, state: 'open' as const }, { at: 5_300, state: 'half-open' as const }, { at: 5_320, state: 'closed' as const },
+    { at: 10, state: 'closed' as const },
+    { at: 1_400, state: 'open' as const },
+    { at: 1_900, state: 'half-open' as const },
+    { at: 1_910, state: 'open' as const },
+    { at: 5_300, state: 'half-open' as const },
+    { at: 5_320, state: 'closed' as const },
   ];
   expect(breakerTimes(changes, 1_000, 5_000)).toEqual({ openedAfterMs: 400, closedAfterMs: 320, opens: 2 });
   expect(breakerTimes([{ at: 10, state: 'closed' }], 1_000, 5_000)).toEqual({ opens: 0 });

@@ -56,13 +56,22 @@ export interface RunFigures {
   urgentByPreferred: Record<Channel, { before: LatencyStats; during: LatencyStats; after: LatencyStats }>;
 }
 
-export interface OutageWindow { channel: Channel; downAt: number; upAt: number }
+export interface OutageWindow {
+  channel: Channel;
+  downAt: number;
+  upAt: number;
+}
 
 /**
  * The run's figures from the records themselves (every attempt with its channel, start time
  * and outcome), not from counters: what the platform did, notification by notification.
  */
-export function summarize(views: readonly NotificationView[], submitted: number, preferredOf: (view: NotificationView) => Channel, outage: OutageWindow): RunFigures {
+export function summarize(
+  views: readonly NotificationView[],
+  submitted: number,
+  preferredOf: (view: NotificationView) => Channel,
+  outage: OutageWindow,
+): RunFigures {
   let delivered = 0;
   let failed = 0;
   let externalCalls = 0;

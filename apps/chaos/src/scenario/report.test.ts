@@ -6,13 +6,31 @@ const options = parseScenarioArgs(['push-down']) as ScenarioOptions;
 const stats = { count: 10, meanMs: 100, p95Ms: 300 };
 const phases = { before: stats, during: stats, after: stats };
 const run = (mode: 'on' | 'off', calls: number, active: boolean): RunResult => ({
-  mode, duplicates: 0, rejected: 0, unfinished: 0, openPeriods: mode === 'on' ? 3 : 0, breakerActive: active,
-  downAtMs: 3_000, upAtMs: 9_000, loadMs: 12_000, maxLagMs: 5, logDir: '/tmp/x',
+  mode,
+  duplicates: 0,
+  rejected: 0,
+  unfinished: 0,
+  openPeriods: mode === 'on' ? 3 : 0,
+  breakerActive: active,
+  downAtMs: 3_000,
+  upAtMs: 9_000,
+  loadMs: 12_000,
+  maxLagMs: 5,
+  logDir: '/tmp/x',
   ...(mode === 'on' ? { openedAfterMs: 540, closedAfterMs: 300 } : {}),
   figures: {
-    notifications: 1_200, accepted: 1_200, delivered: 1_199, failed: 1, failureReasons: { 'budget-exhausted': 1 }, deliveryRate: 1_199 / 1_200, externalCalls: calls,
-    callsPerNotification: calls / 1_200, wastedCalls: mode === 'on' ? 37 : 336, breakerSkips: 0,
-    latency: { urgent: stats, reminder: stats }, urgentByPreferred: { push: phases, sms: phases, email: phases },
+    notifications: 1_200,
+    accepted: 1_200,
+    delivered: 1_199,
+    failed: 1,
+    failureReasons: { 'budget-exhausted': 1 },
+    deliveryRate: 1_199 / 1_200,
+    externalCalls: calls,
+    callsPerNotification: calls / 1_200,
+    wastedCalls: mode === 'on' ? 37 : 336,
+    breakerSkips: 0,
+    latency: { urgent: stats, reminder: stats },
+    urgentByPreferred: { push: phases, sms: phases, email: phases },
   },
 });
 

@@ -15,7 +15,8 @@ export const SEED_ROWS = [
 /** What a breaker on push saves in the seed's model: 166,806 - 112,357 calls, per notification. */
 export const SEED_SAVED_PER_NOTIFICATION = (166_806 - 112_357) / 104_167;
 
-const num = (n: number | undefined, digits = 0) => (n === undefined ? '-' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const num = (n: number | undefined, digits = 0) =>
+  n === undefined ? '-' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const lat = (s: LatencyStats) => (s.meanMs === undefined ? '-' : `${s.meanMs} / ${s.p95Ms}`);
 
 function table(header: string[], rows: string[][]): string {
@@ -28,21 +29,57 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
   const scale = options.timeScale;
   const first = runs[0];
   const out: string[] = [];
-  out.push(`push-down: ${options.notifications} notifications at ${options.ratePerSecond}/s (open loop, shares ${CHANNELS.join('/')} ${CHANNELS.map((c) => BI_ASSUMPTIONS.channelShare[c].toFixed(2)).join('/')}, ${options.urgentShare * 100} % urgent), ${options.workers} worker process(es)`);
-  if (first) out.push(`push killed (connection refused) at +${(first.downAtMs / 1_000).toFixed(1)} s, restored at +${(first.upAtMs / 1_000).toFixed(1)} s of a ${(first.loadMs / 1_000).toFixed(1)} s load`);
-  out.push(`time scale ${scale}: cascade wait ${Math.round(30_000 * scale)} ms (BI9 30 s), breaker window ${Math.round(10_000 * scale)} ms, open ${Math.round(5_000 * scale)} ms; min calls 20, ratio 0.5, 3 probes, 2 successes close`);
+  out.push(
+    `push-down: ${options.notifications} notifications at ${options.ratePerSecond}/s (open loop, shares ${CHANNELS.join('/')} ${CHANNELS.map((c) => BI_ASSUMPTIONS.channelShare[c].toFixed(2)).join('/')}, ${options.urgentShare * 100} % urgent), ${options.workers} worker process(es)`,
+  );
+  if (first)
+    out.push(
+      `push killed (connection refused) at +${(first.downAtMs / 1_000).toFixed(1)} s, restored at +${(first.upAtMs / 1_000).toFixed(1)} s of a ${(first.loadMs / 1_000).toFixed(1)} s load`,
+    );
+  out.push(
+    `time scale ${scale}: cascade wait ${Math.round(30_000 * scale)} ms (BI9 30 s), breaker window ${Math.round(10_000 * scale)} ms, open ${Math.round(5_000 * scale)} ms; min calls 20, ratio 0.5, 3 probes, 2 successes close`,
+  );
   out.push('');
-  const header = ['run', 'notif.', 'delivery', 'calls', 'calls/notif.', 'push calls while down', 'opened after ms', 'closed after ms', 'urgent mean/p95 ms', 'reminder mean/p95 ms', 'dup.'];
+  const header = [
+    'run',
+    'notif.',
+    'delivery',
+    'calls',
+    'calls/notif.',
+    'push calls while down',
+    'opened after ms',
+    'closed after ms',
+    'urgent mean/p95 ms',
+    'reminder mean/p95 ms',
+    'dup.',
+  ];
   const rows: string[][] = SEED_ROWS.map((r) => [
-    r.run, num(r.notifications), r.delivery.toFixed(4), num(r.calls), r.callsPerNotification.toFixed(3), r.run.endsWith('down') ? 'all push calls' : '-', '-', '-',
-    'meanS' in r ? `${r.meanS} s (unscaled)` : '-', '-', String(r.duplicates),
+    r.run,
+    num(r.notifications),
+    r.delivery.toFixed(4),
+    num(r.calls),
+    r.callsPerNotification.toFixed(3),
+    r.run.endsWith('down') ? 'all push calls' : '-',
+    '-',
+    '-',
+    'meanS' in r ? `${r.meanS} s (unscaled)` : '-',
+    '-',
+    String(r.duplicates),
   ]);
   for (const run of runs) {
     const f = run.figures;
     rows.push([
       `measured: breaker ${run.mode}${run.mode === 'on' && !run.breakerActive ? ' (NOT WIRED)' : ''}`,
-      num(f.notifications), f.deliveryRate.toFixed(4), num(f.externalCalls), f.callsPerNotification.toFixed(3), num(f.wastedCalls),
-      num(run.openedAfterMs), num(run.closedAfterMs), lat(f.latency.urgent), lat(f.latency.reminder), String(run.duplicates),
+      num(f.notifications),
+      f.deliveryRate.toFixed(4),
+      num(f.externalCalls),
+      f.callsPerNotification.toFixed(3),
+      num(f.wastedCalls),
+      num(run.openedAfterMs),
+      num(run.closedAfterMs),
+      lat(f.latency.urgent),
+      lat(f.latency.reminder),
+      String(run.duplicates),
     ]);
   }
   out.push(table(header, rows));
@@ -55,25 +92,41 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
     const saved = off.figures.externalCalls - on.figures.externalCalls;
     const outageShare = (on.upAtMs - on.downAtMs) / on.loadMs;
     out.push('');
-    out.push(`calls saved by the breaker: ${saved} (${((saved / off.figures.externalCalls) * 100).toFixed(1)} % of the calls without it); `
-      + `${(saved / (options.notifications * outageShare)).toFixed(3)} per notification sent during the outage `
-      + `(seed model, push down all minute: ${SEED_SAVED_PER_NOTIFICATION.toFixed(3)} per notification = 54,449 / 104,167)`);
-    out.push(`calls to dead push: ${off.figures.wastedCalls} without the breaker, ${on.figures.wastedCalls} with it (${on.openPeriods} open period(s): probes only once open)`);
+    out.push(
+      `calls saved by the breaker: ${saved} (${((saved / off.figures.externalCalls) * 100).toFixed(1)} % of the calls without it); ` +
+        `${(saved / (options.notifications * outageShare)).toFixed(3)} per notification sent during the outage ` +
+        `(seed model, push down all minute: ${SEED_SAVED_PER_NOTIFICATION.toFixed(3)} per notification = 54,449 / 104,167)`,
+    );
+    out.push(
+      `calls to dead push: ${off.figures.wastedCalls} without the breaker, ${on.figures.wastedCalls} with it (${on.openPeriods} open period(s): probes only once open)`,
+    );
   }
   out.push('');
   out.push('urgent latency by preferred channel, mean/p95 ms (before / during / after the outage): bulkheads keep SMS and e-mail flat');
-  out.push(table(['run', 'push', 'sms', 'email'], runs.map((r) => [
-    `breaker ${r.mode}`,
-    ...(['push', 'sms', 'email'] as const).map((c) => {
-      const p = r.figures.urgentByPreferred[c];
-      return `${lat(p.before)} | ${lat(p.during)} | ${lat(p.after)}`;
-    }),
-  ])));
+  out.push(
+    table(
+      ['run', 'push', 'sms', 'email'],
+      runs.map((r) => [
+        `breaker ${r.mode}`,
+        ...(['push', 'sms', 'email'] as const).map((c) => {
+          const p = r.figures.urgentByPreferred[c];
+          return `${lat(p.before)} | ${lat(p.during)} | ${lat(p.after)}`;
+        }),
+      ]),
+    ),
+  );
   for (const run of runs) {
     const notes: string[] = [];
-    if (run.mode === 'on' && !run.breakerActive) notes.push('the apps wrote no breaker state: createBreakerGate is not wired into apps/api and apps/worker (BREAKER_* ignored), so this row ran without breakers');
+    if (run.mode === 'on' && !run.breakerActive)
+      notes.push(
+        'the apps wrote no breaker state: createBreakerGate is not wired into apps/api and apps/worker (BREAKER_* ignored), so this row ran without breakers',
+      );
     if (run.figures.failed > 0) {
-      notes.push(`${run.figures.failed} failed: ${Object.entries(run.figures.failureReasons).map(([why, n]) => `${n} ${why}`).join(', ')}`);
+      notes.push(
+        `${run.figures.failed} failed: ${Object.entries(run.figures.failureReasons)
+          .map(([why, n]) => `${n} ${why}`)
+          .join(', ')}`,
+      );
     }
     if (run.unfinished > 0) notes.push(`${run.unfinished} notification(s) not terminal when the drain timed out`);
     if (run.rejected > 0) notes.push(`${run.rejected} intake request(s) not accepted`);

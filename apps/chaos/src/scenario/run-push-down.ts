@@ -40,7 +40,11 @@ export const OUTAGE = { from: 0.25, to: 0.75 } as const;
  * refused) and restore it on schedule, wait until every notification is terminal, read the
  * records and the ledger, stop every process (also on failure or abort).
  */
-export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, ctx: { env: ScenarioEnv; signal: AbortSignal; groups: ProcessGroup[]; progress?: (text: string) => void }): Promise<RunResult> {
+export async function runPushDown(
+  options: ScenarioOptions,
+  mode: BreakerMode,
+  ctx: { env: ScenarioEnv; signal: AbortSignal; groups: ProcessGroup[]; progress?: (text: string) => void },
+): Promise<RunResult> {
   const dir = mkdtempSync(join(ctx.env.inherited.TMPDIR ?? '/tmp', `notify-scenario-${mode}-`));
   const group = new ProcessGroup({ logDir: dir, maxChildren: 16 });
   ctx.groups.push(group);
@@ -50,8 +54,15 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
   let watcher: ReturnType<typeof watchBreaker> | undefined;
   try {
     platform = await startProcessPlatform({
-      group, inherited: ctx.env.inherited, redisServer: ctx.env.redisServer, dataDir: dir, workers: options.workers,
-      apiKeys: `${SCENARIO_API_KEY}:${SCENARIO_TENANT}`, appEnv: scaledAppEnv(options, mode), entries: options.entries, signal: ctx.signal,
+      group,
+      inherited: ctx.env.inherited,
+      redisServer: ctx.env.redisServer,
+      dataDir: dir,
+      workers: options.workers,
+      apiKeys: `${SCENARIO_API_KEY}:${SCENARIO_TENANT}`,
+      appEnv: scaledAppEnv(options, mode),
+      entries: options.entries,
+      signal: ctx.signal,
     });
     redis = createRedis(platform.redisUrl, 'producer');
     const control = createControlClient(platform.controlUrl, 5_000);
@@ -68,14 +79,26 @@ export async function runPushDown(options: ScenarioOptions, mode: BreakerMode, c
       outage = control.apply(channel, { mode: 'down' }).then(() => undefined);
     }, loadMs * OUTAGE.from);
     const restoreTimer = setTimeout(() => {
-      outage = outage.catch(() => undefined).then(() => control.restore(channel)).then(() => { upAt = Date.now(); });
+      outage = outage
+        .catch(() => undefined)
+        .then(() => control.restore(channel))
+        .then(() => {
+          upAt = Date.now();
+        });
     }, loadMs * OUTAGE.to);
     const loadStart = Date.now();
     let load;
     try {
-      load = await sendEach(items.map((item) => item.request), {
-        apiUrl: platform.apiUrl, apiKey: SCENARIO_API_KEY, ratePerSecond: options.ratePerSecond, maxInFlight: 64, signal: ctx.signal,
-      });
+      load = await sendEach(
+        items.map((item) => item.request),
+        {
+          apiUrl: platform.apiUrl,
+          apiKey: SCENARIO_API_KEY,
+          ratePerSecond: options.ratePerSecond,
+          maxInFlight: 64,
+          signal: ctx.signal,
+        },
+      );
     } finally {
       clearTimeout(killTimer);
       clearTimeout(restoreTimer);

@@ -40,7 +40,9 @@ export async function runScenario(argv: readonly string[], io: ChaosIo, signal: 
   try {
     for (const mode of options.breaker) {
       if (!options.json) io.err(`chaos:scenario: run with the breaker ${mode}...`);
-      const progress = (text: string) => { if (!options.json) io.err(`chaos:scenario: ${text}`); };
+      const progress = (text: string) => {
+        if (!options.json) io.err(`chaos:scenario: ${text}`);
+      };
       runs.push(await runPushDown(options, mode, { env, signal: abort.signal, groups, progress }));
       if (abort.signal.aborted) throw new Error('interrupted');
     }

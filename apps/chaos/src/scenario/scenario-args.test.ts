@@ -14,14 +14,42 @@ const usage = (argv: string[]) => {
 describe('parseScenarioArgs', () => {
   it('defaults to a scaled-down minute with both breaker modes', () => {
     expect(parseScenarioArgs(['push-down'])).toMatchObject({
-      notifications: 1200, ratePerSecond: 100, breaker: ['on', 'off'], workers: 2, timeScale: 0.1, json: false,
+      notifications: 1200,
+      ratePerSecond: 100,
+      breaker: ['on', 'off'],
+      workers: 2,
+      timeScale: 0.1,
+      json: false,
       entries: { worker: 'apps/worker/src/main.ts', api: 'apps/api/src/main.ts' },
     });
   });
 
   it('reads every option', () => {
-    expect(parseScenarioArgs(['push-down', '--notifications', '300', '--rate', '50', '--breaker', 'off', '--workers', '3', '--time-scale', '0.2', '--json', '--worker-entry', 'w.ts'])).toMatchObject({
-      notifications: 300, ratePerSecond: 50, breaker: ['off'], workers: 3, timeScale: 0.2, json: true, entries: { worker: 'w.ts' },
+    expect(
+      parseScenarioArgs([
+        'push-down',
+        '--notifications',
+        '300',
+        '--rate',
+        '50',
+        '--breaker',
+        'off',
+        '--workers',
+        '3',
+        '--time-scale',
+        '0.2',
+        '--json',
+        '--worker-entry',
+        'w.ts',
+      ]),
+    ).toMatchObject({
+      notifications: 300,
+      ratePerSecond: 50,
+      breaker: ['off'],
+      workers: 3,
+      timeScale: 0.2,
+      json: true,
+      entries: { worker: 'w.ts' },
     });
     expect(parseScenarioArgs(['help'])).toBe('help');
   });
@@ -44,8 +72,13 @@ describe('parseScenarioArgs', () => {
 
 it('scales every delay and breaker period, but never the probe lease below a call', () => {
   expect(scaledAppEnv({ timeScale: 0.1 }, 'on')).toMatchObject({
-    CASCADE_TRANSIENT_DELAY_MS: '3000', CASCADE_RECONCILE_DELAY_MS: '500', BREAKER_ENABLED: 'true',
-    BREAKER_WINDOW_MS: '1000', BREAKER_OPEN_MS: '500', BREAKER_PROBE_LEASE_MS: '2500', BREAKER_CACHE_MS: '25',
+    CASCADE_TRANSIENT_DELAY_MS: '3000',
+    CASCADE_RECONCILE_DELAY_MS: '500',
+    BREAKER_ENABLED: 'true',
+    BREAKER_WINDOW_MS: '1000',
+    BREAKER_OPEN_MS: '500',
+    BREAKER_PROBE_LEASE_MS: '2500',
+    BREAKER_CACHE_MS: '25',
   });
   expect(scaledAppEnv({ timeScale: 1 }, 'off')).toMatchObject({ BREAKER_ENABLED: 'false', BREAKER_WINDOW_MS: '10000', BREAKER_PROBE_LEASE_MS: '10000' });
 });

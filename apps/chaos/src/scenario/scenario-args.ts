@@ -38,11 +38,20 @@ export function parseScenarioArgs(argv: readonly string[]): ScenarioOptions | 'h
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv], allowPositionals: true, strict: true,
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
       options: {
-        notifications: { type: 'string' }, rate: { type: 'string' }, breaker: { type: 'string' }, workers: { type: 'string' },
-        'time-scale': { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' },
-        'worker-entry': { type: 'string' }, 'api-entry': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        notifications: { type: 'string' },
+        rate: { type: 'string' },
+        breaker: { type: 'string' },
+        workers: { type: 'string' },
+        'time-scale': { type: 'string' },
+        seed: { type: 'string' },
+        json: { type: 'boolean' },
+        'worker-entry': { type: 'string' },
+        'api-entry': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {

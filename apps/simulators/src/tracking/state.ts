@@ -10,7 +10,10 @@ export class StoresState {
   readonly latency: LatencyCycles;
   readonly stats: StoreStats;
 
-  constructor(private readonly config: TrackingStoresConfig, registry: Registry) {
+  constructor(
+    private readonly config: TrackingStoresConfig,
+    registry: Registry,
+  ) {
     this.tariffMode = config.tariffMode;
     this.honourCancellation = config.honourCancellation;
     this.latency = new LatencyCycles(config.timeScale);

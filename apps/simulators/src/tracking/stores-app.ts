@@ -69,7 +69,8 @@ export function createTrackingStoresApp(options: TrackingStoresOptions): Trackin
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
     if (status >= 500) logger.error({ err: error }, 'tracking stores request failed');
-    if (!res.headersSent) res.status(status).json({ error: { code: status === 400 ? 'MALFORMED_JSON' : 'INTERNAL', message: error instanceof Error ? error.message : 'error' } });
+    if (!res.headersSent)
+      res.status(status).json({ error: { code: status === 400 ? 'MALFORMED_JSON' : 'INTERNAL', message: error instanceof Error ? error.message : 'error' } });
   });
 
   return {

@@ -12,7 +12,13 @@ export function emailBytes(message: EmailMessage): number {
 
 /** The message as sent, before the size check (intake validation weighs this same object). */
 export function buildEmail(subject: string, body: string): EmailMessage {
-  return { subject: subject.replace(/[\r\n]+/g, ' ').trim().slice(0, 200), text: body };
+  return {
+    subject: subject
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+      .slice(0, 200),
+    text: body,
+  };
 }
 
 /**

@@ -4,10 +4,7 @@ import { formatEmail, type EmailMessage } from './email';
 import { formatPush, type PushMessage } from './push';
 import { formatSms, type SmsMessage } from './sms';
 
-export type RenderedMessage =
-  | { channel: 'push'; push: PushMessage }
-  | { channel: 'sms'; sms: SmsMessage }
-  | { channel: 'email'; email: EmailMessage };
+export type RenderedMessage = { channel: 'push'; push: PushMessage } | { channel: 'sms'; sms: SmsMessage } | { channel: 'email'; email: EmailMessage };
 
 export interface RenderOptions {
   smsMaxSegments: number;

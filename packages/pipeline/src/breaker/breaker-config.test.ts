@@ -9,14 +9,32 @@ describe('breaker env', () => {
   });
 
   it('reads every variable', () => {
-    const config = toBreakerConfig(schema.parse({
-      BREAKER_ENABLED: 'false', BREAKER_WINDOW_MS: '2000', BREAKER_MIN_CALLS: '5', BREAKER_FAILURE_RATIO: '0.25',
-      BREAKER_OPEN_MS: '700', BREAKER_PROBES: '1', BREAKER_PROBE_SUCCESSES: '4', BREAKER_PROBE_LEASE_MS: '900',
-      BREAKER_CACHE_MS: '0', BREAKER_REDIS_TIMEOUT_MS: '50',
-    }));
+    const config = toBreakerConfig(
+      schema.parse({
+        BREAKER_ENABLED: 'false',
+        BREAKER_WINDOW_MS: '2000',
+        BREAKER_MIN_CALLS: '5',
+        BREAKER_FAILURE_RATIO: '0.25',
+        BREAKER_OPEN_MS: '700',
+        BREAKER_PROBES: '1',
+        BREAKER_PROBE_SUCCESSES: '4',
+        BREAKER_PROBE_LEASE_MS: '900',
+        BREAKER_CACHE_MS: '0',
+        BREAKER_REDIS_TIMEOUT_MS: '50',
+      }),
+    );
     expect(config).toEqual({
-      enabled: false, windowMs: 2000, windowSlots: 10, minCalls: 5, failureRatio: 0.25, openMs: 700, probes: 1,
-      probeSuccesses: 4, probeLeaseMs: 900, cacheMs: 0, redisTimeoutMs: 50,
+      enabled: false,
+      windowMs: 2000,
+      windowSlots: 10,
+      minCalls: 5,
+      failureRatio: 0.25,
+      openMs: 700,
+      probes: 1,
+      probeSuccesses: 4,
+      probeLeaseMs: 900,
+      cacheMs: 0,
+      redisTimeoutMs: 50,
     });
   });
 

@@ -70,7 +70,10 @@ export const DEFAULT_BREAKER_CONFIG: BreakerConfig = {
 
 const D = DEFAULT_BREAKER_CONFIG;
 const ms = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
-const flag = z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1');
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('true')
+  .transform((v) => v === 'true' || v === '1');
 
 /** Env fields of the breakers; the api's and worker's config.ts spread this into their schema. */
 export const breakerEnvShape = {

@@ -34,7 +34,10 @@ const FAILED = Symbol('breaker-redis-failed');
 const ALL_CLOSED: BreakerStates = { push: 'closed', sms: 'closed', email: 'closed' };
 
 /** What this process knows of one breaker: its state, and (open) when it lets probes through. */
-interface View { state: BreakerState; reopensAt: number }
+interface View {
+  state: BreakerState;
+  reopensAt: number;
+}
 
 /**
  * The channel gate backed by the shared breakers (one per channel, in Redis, on Redis's clock).
@@ -73,7 +76,9 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   const views = new Map<Channel, View>();
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<void> | undefined;
-  const metrics = createBreakerMetrics(deps.registry, async () => { await states(); });
+  const metrics = createBreakerMetrics(deps.registry, async () => {
+    await states();
+  });
   const flusher = local ? setInterval(() => void flushAll(), config.cacheMs) : undefined;
   flusher?.unref();
 

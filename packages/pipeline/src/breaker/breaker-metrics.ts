@@ -8,25 +8,31 @@ import { Counter, Gauge, type Registry } from 'prom-client';
  */
 export function createBreakerMetrics(registry: Registry, collect?: () => Promise<void>) {
   const registers = [registry];
-  const state = existing<Gauge<'channel'>>(registry, 'notify_breaker_state') ?? new Gauge({
-    name: 'notify_breaker_state',
-    help: 'Circuit breaker state per channel, shared through Redis: 0 closed, 1 half-open, 2 open.',
-    labelNames: ['channel'] as const,
-    registers,
-    ...(collect ? { collect } : {}),
-  });
-  const transitions = existing<Counter<'channel' | 'from' | 'to'>>(registry, 'notify_breaker_transitions_total') ?? new Counter({
-    name: 'notify_breaker_transitions_total',
-    help: 'Circuit breaker transitions caused by this process, by channel, from and to state.',
-    labelNames: ['channel', 'from', 'to'] as const,
-    registers,
-  });
-  const redisErrors = existing<Counter<'operation'>>(registry, 'notify_breaker_redis_errors_total') ?? new Counter({
-    name: 'notify_breaker_redis_errors_total',
-    help: 'Breaker calls to Redis that failed or timed out; each one failed OPEN (the channel was treated as closed).',
-    labelNames: ['operation'] as const,
-    registers,
-  });
+  const state =
+    existing<Gauge<'channel'>>(registry, 'notify_breaker_state') ??
+    new Gauge({
+      name: 'notify_breaker_state',
+      help: 'Circuit breaker state per channel, shared through Redis: 0 closed, 1 half-open, 2 open.',
+      labelNames: ['channel'] as const,
+      registers,
+      ...(collect ? { collect } : {}),
+    });
+  const transitions =
+    existing<Counter<'channel' | 'from' | 'to'>>(registry, 'notify_breaker_transitions_total') ??
+    new Counter({
+      name: 'notify_breaker_transitions_total',
+      help: 'Circuit breaker transitions caused by this process, by channel, from and to state.',
+      labelNames: ['channel', 'from', 'to'] as const,
+      registers,
+    });
+  const redisErrors =
+    existing<Counter<'operation'>>(registry, 'notify_breaker_redis_errors_total') ??
+    new Counter({
+      name: 'notify_breaker_redis_errors_total',
+      help: 'Breaker calls to Redis that failed or timed out; each one failed OPEN (the channel was treated as closed).',
+      labelNames: ['operation'] as const,
+      registers,
+    });
   return { state, transitions, redisErrors };
 }
 

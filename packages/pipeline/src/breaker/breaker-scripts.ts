@@ -75,8 +75,12 @@ export async function readBreakerStates(redis: Redis): Promise<StatesReading> {
   CHANNELS.forEach((channel, i) => {
     const [s, reopens, since, calls, failures, probes] = detail.slice(1 + i * 6, 7 + i * 6);
     channels[channel] = {
-      state: state(s), reopensInMs: Number(reopens), since: text(since) === '' ? undefined : Number(since),
-      windowCalls: Number(calls), windowFailures: Number(failures), probesInFlight: Number(probes),
+      state: state(s),
+      reopensInMs: Number(reopens),
+      since: text(since) === '' ? undefined : Number(since),
+      windowCalls: Number(calls),
+      windowFailures: Number(failures),
+      probesInFlight: Number(probes),
     };
   });
   return { now: Number(detail[0]), channels };
@@ -99,9 +103,12 @@ export function loadBreakerScripts(redis: Redis, config: BreakerConfig): Breaker
       const reply = await acquire(breakerKey(channel), breakerProbesKey(channel), leaseId, config.probes, config.probeLeaseMs);
       const { code, detail } = decodeReply('acquire-2', ACQUIRE_CODES, reply);
       switch (code) {
-        case 'refused': return { code, reopensInMs: Number(detail[1]) };
-        case 'allowed': return { code };
-        default: return { code, movedFromOpen: text(detail[0]) === 'open' };
+        case 'refused':
+          return { code, reopensInMs: Number(detail[1]) };
+        case 'allowed':
+          return { code };
+        default:
+          return { code, movedFromOpen: text(detail[0]) === 'open' };
       }
     },
     async reportProbe({ channel, leaseId, kind }) {
@@ -110,8 +117,15 @@ export function loadBreakerScripts(redis: Redis, config: BreakerConfig): Breaker
     },
     async addOutcomes({ channel, calls, failures }) {
       const reply = await addOutcomes(
-        breakerKey(channel), breakerProbesKey(channel), calls, failures, config.windowMs, config.windowSlots,
-        config.minCalls, config.failureRatio, config.openMs,
+        breakerKey(channel),
+        breakerProbesKey(channel),
+        calls,
+        failures,
+        config.windowMs,
+        config.windowSlots,
+        config.minCalls,
+        config.failureRatio,
+        config.openMs,
       );
       const { code, detail } = decodeReply('add-outcomes-2', ADD_OUTCOMES_CODES, reply);
       switch (code) {
@@ -119,8 +133,10 @@ export function loadBreakerScripts(redis: Redis, config: BreakerConfig): Breaker
           const more = Number(detail[2]);
           return { code, calls: Number(detail[0]), failures: Number(detail[1]), failuresToTrip: more < 0 ? Number.POSITIVE_INFINITY : more };
         }
-        case 'opened': return { code, calls: Number(detail[0]), failures: Number(detail[1]), reopensInMs: Number(detail[2]) };
-        default: return { code, state: state(detail[0]) };
+        case 'opened':
+          return { code, calls: Number(detail[0]), failures: Number(detail[1]), reopensInMs: Number(detail[2]) };
+        default:
+          return { code, state: state(detail[0]) };
       }
     },
     readStates: () => readBreakerStates(redis),

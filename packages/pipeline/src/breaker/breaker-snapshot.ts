@@ -27,7 +27,9 @@ export async function readBreakerSnapshots(redis: Redis): Promise<BreakerSnapsho
   return CHANNELS.map((channel) => {
     const r = channels[channel];
     return {
-      channel, state: r.state, at: now,
+      channel,
+      state: r.state,
+      at: now,
       ...(r.since !== undefined ? { since: r.since } : {}),
       ...(r.state === 'open' ? { reopensInMs: r.reopensInMs } : {}),
       probesInFlight: r.probesInFlight,

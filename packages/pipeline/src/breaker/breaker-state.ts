@@ -25,10 +25,14 @@ export type RecordKind = 'success' | 'failure' | 'neutral' | 'not-called';
  */
 export function recordKind(outcome: AttemptOutcome | 'not-called'): RecordKind {
   switch (outcome) {
-    case 'delivered': return 'success';
+    case 'delivered':
+      return 'success';
     case 'transient':
-    case 'unknown': return 'failure';
-    case 'permanent': return 'neutral';
-    default: return 'not-called';
+    case 'unknown':
+      return 'failure';
+    case 'permanent':
+      return 'neutral';
+    default:
+      return 'not-called';
   }
 }

@@ -4,7 +4,12 @@ import { createFailOpenLog } from './fail-open-log';
 
 function capture() {
   const lines: { level: number; msg: string; unlogged?: number }[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 

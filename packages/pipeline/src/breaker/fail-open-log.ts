@@ -13,10 +13,7 @@ export function createFailOpenLog(logger: Logger, intervalMs = 10_000, now: () =
     failed(operation: string, error: unknown): void {
       const at = now();
       if (!failing || at - lastLogAt >= intervalMs) {
-        logger.warn(
-          { err: error, operation, unlogged },
-          'breaker state unreachable in Redis: failing OPEN (channel treated as closed, the call is allowed)',
-        );
+        logger.warn({ err: error, operation, unlogged }, 'breaker state unreachable in Redis: failing OPEN (channel treated as closed, the call is allowed)');
         lastLogAt = at;
         unlogged = 0;
       } else {

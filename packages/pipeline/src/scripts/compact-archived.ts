@@ -23,8 +23,13 @@ export type CompactArchivedReply = { code: 'compacted'; written: number; dropped
 
 export async function callCompactArchived(command: LuaCommand, a: CompactArchivedArgs): Promise<CompactArchivedReply> {
   const reply = await command(
-    archiveQueueKey(), idempotencyMetaKey(),
-    notificationKey(''), idempotencyBucketPrefix(), a.idempotencyWindowSeconds, a.firstDayBucketBits ?? DEFAULT_IDEMPOTENCY_BUCKET_BITS, ...a.ids,
+    archiveQueueKey(),
+    idempotencyMetaKey(),
+    notificationKey(''),
+    idempotencyBucketPrefix(),
+    a.idempotencyWindowSeconds,
+    a.firstDayBucketBits ?? DEFAULT_IDEMPOTENCY_BUCKET_BITS,
+    ...a.ids,
   );
   const { code, detail } = decodeReply('compact-archived-2', COMPACT_ARCHIVED_CODES, reply);
   return { code, written: Number(detail[0]), dropped: Number(detail[1]) };

@@ -21,16 +21,24 @@ export interface FinishAttemptArgs {
   spent: boolean;
 }
 
-export type FinishAttemptReply =
-  | { code: 'recorded'; acceptedAt: number; calls: number }
-  | { code: 'stale' | 'missing' };
+export type FinishAttemptReply = { code: 'recorded'; acceptedAt: number; calls: number } | { code: 'stale' | 'missing' };
 
 /** `archive`: history is on, so a delivery puts the record on the archive queue (set by loadScripts). */
 export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs, archive: boolean): Promise<FinishAttemptReply> {
   const reply = await command(
-    notificationKey(a.id), suppressionKey(a.rh, a.channel), archiveQueueKey(),
-    a.step, a.outcome, a.errorClass ?? '', a.message ?? '', a.now, a.durationMs, a.suppressionTtlSeconds, a.spent ? 1 : 0,
-    archive ? 1 : 0, a.id,
+    notificationKey(a.id),
+    suppressionKey(a.rh, a.channel),
+    archiveQueueKey(),
+    a.step,
+    a.outcome,
+    a.errorClass ?? '',
+    a.message ?? '',
+    a.now,
+    a.durationMs,
+    a.suppressionTtlSeconds,
+    a.spent ? 1 : 0,
+    archive ? 1 : 0,
+    a.id,
   );
   const { code, detail } = decodeReply('finish-attempt-3', FINISH_ATTEMPT_CODES, reply);
   if (code !== 'recorded') return { code };

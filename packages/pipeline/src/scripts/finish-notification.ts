@@ -20,7 +20,15 @@ export type FinishNotificationReply = { code: keyof typeof FINISH_NOTIFICATION_C
 /** `archive`: history is on, so the ended record goes on the archive queue (set by loadScripts). */
 export async function callFinishNotification(command: LuaCommand, a: FinishNotificationArgs, archive: boolean): Promise<FinishNotificationReply> {
   const reply = await command(
-    notificationKey(a.id), archiveQueueKey(), a.fromStep, a.status, a.reason, a.now, JSON.stringify(a.skips ?? []), archive ? 1 : 0, a.id,
+    notificationKey(a.id),
+    archiveQueueKey(),
+    a.fromStep,
+    a.status,
+    a.reason,
+    a.now,
+    JSON.stringify(a.skips ?? []),
+    archive ? 1 : 0,
+    a.id,
   );
   return { code: decodeReply('finish-notification-2', FINISH_NOTIFICATION_CODES, reply).code };
 }

@@ -23,7 +23,14 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
-  'intake-3', 'begin-attempt-3', 'finish-attempt-3', 'schedule-step-1', 'finish-notification-2', 'claim-archive-1', 'compact-archived-2', 'release-archive-1',
+  'intake-3',
+  'begin-attempt-3',
+  'finish-attempt-3',
+  'schedule-step-1',
+  'finish-notification-2',
+  'claim-archive-1',
+  'compact-archived-2',
+  'release-archive-1',
 ] as const;
 export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
 

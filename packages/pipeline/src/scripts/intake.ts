@@ -1,4 +1,12 @@
-import { idempotencyBucketPrefix, idempotencyMetaKey, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import {
+  idempotencyBucketPrefix,
+  idempotencyMetaKey,
+  notificationKey,
+  pendingIntakeKey,
+  type Channel,
+  type NotificationStatus,
+  type Priority,
+} from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
@@ -34,10 +42,26 @@ export type IntakeReply =
 
 export async function callIntake(command: LuaCommand, a: IntakeArgs): Promise<IntakeReply> {
   const reply = await command(
-    notificationKey(a.id), pendingIntakeKey(), idempotencyMetaKey(),
-    a.id, a.fingerprint, a.tenant, a.eventId, a.recipientId, a.rh, a.priority, JSON.stringify(a.plan), a.firstChannel,
-    JSON.stringify(a.content), JSON.stringify(a.addresses), a.now, a.recordTtlSeconds, JSON.stringify(a.skips),
-    JSON.stringify(a.addressHashes), a.idempotencyWindowSeconds ?? a.recordTtlSeconds, idempotencyBucketPrefix(),
+    notificationKey(a.id),
+    pendingIntakeKey(),
+    idempotencyMetaKey(),
+    a.id,
+    a.fingerprint,
+    a.tenant,
+    a.eventId,
+    a.recipientId,
+    a.rh,
+    a.priority,
+    JSON.stringify(a.plan),
+    a.firstChannel,
+    JSON.stringify(a.content),
+    JSON.stringify(a.addresses),
+    a.now,
+    a.recordTtlSeconds,
+    JSON.stringify(a.skips),
+    JSON.stringify(a.addressHashes),
+    a.idempotencyWindowSeconds ?? a.recordTtlSeconds,
+    idempotencyBucketPrefix(),
   );
   const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };

@@ -6,7 +6,10 @@ import type { BinaryNeed } from './known-binaries';
 /** A binary is missing and this kit may not (or could not) install it; the message is one line naming the package. */
 export class MissingBinaryError extends Error {
   readonly code = 'MISSING_BINARY' as const;
-  constructor(message: string, readonly packages: readonly string[]) {
+  constructor(
+    message: string,
+    readonly packages: readonly string[],
+  ) {
     super(message);
     this.name = 'MissingBinaryError';
   }
@@ -52,7 +55,8 @@ export async function ensureBinaries(needs: readonly BinaryNeed[], options: Ensu
   const names = missing.map((m) => m.binary).join(', ');
   const packages = [...new Set(missing.map((m) => m.aptPackage))];
   const install = `sudo apt-get install -y ${packages.join(' ')}`;
-  const stop = (why: string) => new MissingBinaryError(`${names} not found on PATH; ${why}: install the Debian package ${packages.join(' ')} (${install}) and run this again`, packages);
+  const stop = (why: string) =>
+    new MissingBinaryError(`${names} not found on PATH; ${why}: install the Debian package ${packages.join(' ')} (${install}) and run this again`, packages);
 
   const aptGet = findOnPath('apt-get', path);
   if (aptGet === undefined) throw stop('apt-get is not available here');
@@ -62,9 +66,10 @@ export async function ensureBinaries(needs: readonly BinaryNeed[], options: Ensu
     throw stop('not root and no passwordless sudo');
   }
   options.log(`${names} not found: installing ${packages.join(' ')} with apt${sudo ? ' (sudo)' : ''}`);
-  const apt = (args: string[]) => (sudo
-    ? runInstaller(sudo, ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', aptGet, ...args], options.env)
-    : runInstaller(aptGet, args, { ...options.env, DEBIAN_FRONTEND: 'noninteractive' }));
+  const apt = (args: string[]) =>
+    sudo
+      ? runInstaller(sudo, ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', aptGet, ...args], options.env)
+      : runInstaller(aptGet, args, { ...options.env, DEBIAN_FRONTEND: 'noninteractive' });
   if ((await apt(['update', '-qq'])) !== 0) throw stop('apt-get update failed');
   if ((await apt(['install', '-y', '-qq', '--no-install-recommends', ...packages])) !== 0) throw stop('apt-get install failed');
   const still = missing.filter((need) => findOnPath(need.binary, path) === undefined);

@@ -19,7 +19,11 @@ const EXIT_OF: Record<CliErrorCode, number> = {
 /** The one error a CLI throws on purpose: reported as one line on stderr, never a stack trace. */
 export class CliError extends Error {
   override readonly name = 'CliError';
-  constructor(readonly code: CliErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: CliErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 

@@ -10,7 +10,9 @@ let holdMs = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => { body += String(chunk); });
+    req.on('data', (chunk: Buffer) => {
+      body += String(chunk);
+    });
     req.on('end', () => {
       const parsed = JSON.parse(body) as { notifications?: { eventId: string }[]; eventId?: string };
       const items = parsed.notifications ?? [parsed as { eventId: string }];
@@ -27,13 +29,29 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => { await new Promise((resolve) => server.close(resolve)); });
-beforeEach(() => { requests = []; holdMs = 0; });
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  requests = [];
+  holdMs = 0;
+});
 
 const next = (i: number) => ({ eventId: `e${i}` });
 
 it('sends exactly `count` notifications, in batches of those due per tick, and keeps every answer in order', async () => {
-  const result = await runOpenLoop({ apiUrl: url, apiKey: 'k', ratePerSecond: 400, count: 100, next, mode: 'batch', tickMs: 50, maxInFlight: 8, whenFull: 'skip', keepAnswers: true });
+  const result = await runOpenLoop({
+    apiUrl: url,
+    apiKey: 'k',
+    ratePerSecond: 400,
+    count: 100,
+    next,
+    mode: 'batch',
+    tickMs: 50,
+    maxInFlight: 8,
+    whenFull: 'skip',
+    keepAnswers: true,
+  });
   expect(result).toMatchObject({ offered: 100, accepted: 100, failed: 0, skippedForBackpressure: 0 });
   expect(requests.every((r) => r.path === '/v1/notifications/batch')).toBe(true);
   expect(requests.reduce((a, r) => a + r.count, 0)).toBe(100);
@@ -52,7 +70,10 @@ it("at the in-flight bound 'skip' drops and counts, 'wait' sends everything late
   const skipped = await runOpenLoop({ apiUrl: url, apiKey: 'k', ratePerSecond: 200, count: 20, next, mode: 'single', maxInFlight: 2, whenFull: 'skip' });
   expect(skipped.skippedForBackpressure).toBeGreaterThan(0);
   expect(skipped.accepted + skipped.skippedForBackpressure).toBe(20);
-  const all = await sendEach(Array.from({ length: 6 }, (_, i) => next(i)), { apiUrl: url, apiKey: 'k', ratePerSecond: 200, maxInFlight: 2 });
+  const all = await sendEach(
+    Array.from({ length: 6 }, (_, i) => next(i)),
+    { apiUrl: url, apiKey: 'k', ratePerSecond: 200, maxInFlight: 2 },
+  );
   expect(all.accepted).toBe(6);
   expect(all.maxLagMs).toBeGreaterThan(0);
   expect(all.answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202]);

@@ -64,7 +64,16 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   if (options.count === undefined && options.seconds === undefined) throw new Error('runOpenLoop needs a count or seconds');
   const pool = new Pool(options.apiUrl, { connections: options.maxInFlight, pipelining: 1, keepAliveTimeout: 10_000 });
   const result: OpenLoopResult = {
-    offered: 0, accepted: 0, duplicates: 0, rejected: 0, failed: 0, skippedForBackpressure: 0, seconds: 0, requestLatenciesMs: [], maxLagMs: 0, answers: [],
+    offered: 0,
+    accepted: 0,
+    duplicates: 0,
+    rejected: 0,
+    failed: 0,
+    skippedForBackpressure: 0,
+    seconds: 0,
+    requestLatenciesMs: [],
+    maxLagMs: 0,
+    answers: [],
   };
   const started = performance.now();
   const elapsed = () => performance.now() - started;
@@ -85,7 +94,13 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
 
   const send = async (first: number, bodies: object[], sentMs: number) => {
     const single = options.mode === 'single';
-    const answerOf = (i: number, status: number, extra: { id?: string; error?: string } = {}): Answer => ({ index: first + i, status, dueMs: dueAt(first + i), sentMs, ...extra });
+    const answerOf = (i: number, status: number, extra: { id?: string; error?: string } = {}): Answer => ({
+      index: first + i,
+      status,
+      dueMs: dueAt(first + i),
+      sentMs,
+      ...extra,
+    });
     const t0 = performance.now();
     try {
       const response = await pool.request({
@@ -98,7 +113,12 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       });
       const body = (await response.body.json().catch(() => ({}))) as { id?: string; message?: string; results?: { id?: string; httpStatus: number }[] };
       if (single) {
-        record(answerOf(0, response.statusCode, { ...(body.id ? { id: body.id } : {}), ...(response.statusCode >= 300 && body.message ? { error: body.message } : {}) }));
+        record(
+          answerOf(0, response.statusCode, {
+            ...(body.id ? { id: body.id } : {}),
+            ...(response.statusCode >= 300 && body.message ? { error: body.message } : {}),
+          }),
+        );
       } else if (response.statusCode === 200 && body.results) {
         body.results.forEach((r, i) => record(answerOf(i, r.httpStatus, r.id ? { id: r.id } : {})));
       } else {

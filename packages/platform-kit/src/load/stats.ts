@@ -11,7 +11,11 @@ export function percentile(values: readonly number[], p: number): number | undef
   return sorted[rank - 1];
 }
 
-export interface LatencyStats { count: number; meanMs?: number; p95Ms?: number }
+export interface LatencyStats {
+  count: number;
+  meanMs?: number;
+  p95Ms?: number;
+}
 
 export function latencyStats(values: readonly number[]): LatencyStats {
   const m = mean(values);

@@ -1,7 +1,7 @@
 import { BI_ASSUMPTIONS } from '@notify/models';
 import { makeTraffic, pickPreferred, trafficMix } from './traffic-mix';
 
-it('follows the models\' BI4 shares, mixes priorities and is the same for the same seed', () => {
+it("follows the models' BI4 shares, mixes priorities and is the same for the same seed", () => {
   const items = makeTraffic({ count: 10_000, seed: 5, urgentShare: 0.5, tag: 't' });
   const share = (c: string) => items.filter((i) => i.preferred === c).length / items.length;
   for (const channel of ['push', 'sms', 'email'] as const) expect(share(channel)).toBeCloseTo(BI_ASSUMPTIONS.channelShare[channel], 1);

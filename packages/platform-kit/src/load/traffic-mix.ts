@@ -44,7 +44,9 @@ export function trafficMix(options: TrafficOptions): () => TrafficItem {
     const priority: Priority = random() < options.urgentShare ? 'urgent' : 'reminder';
     const n = String(index % 10_000_000).padStart(7, '0');
     const item: TrafficItem = {
-      index, preferred, priority,
+      index,
+      preferred,
+      priority,
       request: {
         eventId: `${options.tag}-e${index}`,
         priority,

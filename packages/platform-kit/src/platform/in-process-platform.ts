@@ -16,8 +16,14 @@ export interface RunningSimulatorsPart {
   storesUrl: string;
   close(): Promise<void>;
 }
-export interface RunningApiPart { url: string; close(): Promise<void> }
-export interface RunningWorkerPart { metricsUrl: string; close(): Promise<void> }
+export interface RunningApiPart {
+  url: string;
+  close(): Promise<void>;
+}
+export interface RunningWorkerPart {
+  metricsUrl: string;
+  close(): Promise<void>;
+}
 
 /**
  * How to start each part in this process from an env, with an optional channel gate. The
@@ -29,7 +35,10 @@ export interface PlatformParts<S extends RunningSimulatorsPart, A extends Runnin
   startWorker(env: Env, gate: ChannelGate | undefined): Promise<W>;
 }
 
-export interface GatedProcess { gate: BreakerGate; registry: Registry }
+export interface GatedProcess {
+  gate: BreakerGate;
+  registry: Registry;
+}
 
 export interface InProcessOptions {
   workerCount?: number;
@@ -83,14 +92,28 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
   };
   try {
     const sims = await parts.startSimulators({
-      SIM_CONTROL_PORT: '0', SIM_PUSH_PORT: '0', SIM_SMS_PORT: '0', SIM_EMAIL_PORT: '0', TRACKING_STORES_PORT: '0', SIM_LATENCY_MS: '5', LOG_LEVEL: 'silent',
+      SIM_CONTROL_PORT: '0',
+      SIM_PUSH_PORT: '0',
+      SIM_SMS_PORT: '0',
+      SIM_EMAIL_PORT: '0',
+      TRACKING_STORES_PORT: '0',
+      SIM_LATENCY_MS: '5',
+      LOG_LEVEL: 'silent',
       ...options.simEnv,
     });
     closers.push(() => sims.close());
     const env: Env = {
-      REDIS_URL: redis.url, API_PORT: '0', METRICS_PORT: '0', API_METRICS_PORT: '0', API_KEYS: options.apiKeys,
-      PROVIDER_PUSH_URL: sims.providerUrls.push, PROVIDER_SMS_URL: sims.providerUrls.sms, PROVIDER_EMAIL_URL: sims.providerUrls.email,
-      TRACKING_STORES_BASE_URL: sims.storesUrl, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'silent',
+      REDIS_URL: redis.url,
+      API_PORT: '0',
+      METRICS_PORT: '0',
+      API_METRICS_PORT: '0',
+      API_KEYS: options.apiKeys,
+      PROVIDER_PUSH_URL: sims.providerUrls.push,
+      PROVIDER_SMS_URL: sims.providerUrls.sms,
+      PROVIDER_EMAIL_URL: sims.providerUrls.email,
+      TRACKING_STORES_BASE_URL: sims.storesUrl,
+      SHUTDOWN_GRACE_MS: '5000',
+      LOG_LEVEL: 'silent',
       ...cascadeTimeEnv(options.timeScale ?? 0.01),
       ...options.env,
     };
@@ -100,7 +123,9 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
       if (options.gateFor) return options.gateFor(role, index);
       if (!options.breaker) return undefined;
       const connection = createRedis(redis.url, 'producer');
-      closers.push(async () => { await connection.quit().catch(() => connection.disconnect()); });
+      closers.push(async () => {
+        await connection.quit().catch(() => connection.disconnect());
+      });
       await waitUntilReady(connection);
       const registry = new Registry();
       const gate = createBreakerGate({ redis: connection, registry, logger: gateLogger, config: options.breaker.config });

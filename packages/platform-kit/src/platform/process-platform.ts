@@ -46,23 +46,55 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const entries = o.entries ?? DEFAULT_ENTRIES;
   const wait = { timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
   const redis = await startPrivateRedis({
-    group: o.group, env: o.inherited, dataDir: o.dataDir, persistence: 'none', timeoutMs,
-    ...(o.redisServer ? { redisServer: o.redisServer } : {}), ...(o.signal ? { signal: o.signal } : {}),
+    group: o.group,
+    env: o.inherited,
+    dataDir: o.dataDir,
+    persistence: 'none',
+    timeoutMs,
+    ...(o.redisServer ? { redisServer: o.redisServer } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
-  const node = (name: string, entry: string, env: Record<string, string>) => startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
+  const node = (name: string, entry: string, env: Record<string, string>) =>
+    startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
 
-  const [control, push, sms, email, stores, api, apiMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [control, push, sms, email, stores, api, apiMetrics] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const simulators = node('simulators', entries.simulators, {
-    SIM_HOST: '127.0.0.1', SIM_CONTROL_PORT: String(control), SIM_PUSH_PORT: String(push), SIM_SMS_PORT: String(sms),
-    SIM_EMAIL_PORT: String(email), TRACKING_STORES_PORT: String(stores), LOG_LEVEL: 'warn', ...o.simEnv,
+    SIM_HOST: '127.0.0.1',
+    SIM_CONTROL_PORT: String(control),
+    SIM_PUSH_PORT: String(push),
+    SIM_SMS_PORT: String(sms),
+    SIM_EMAIL_PORT: String(email),
+    TRACKING_STORES_PORT: String(stores),
+    LOG_LEVEL: 'warn',
+    ...o.simEnv,
   });
   const controlUrl = `http://127.0.0.1:${control}`;
   const storesUrl = `http://127.0.0.1:${stores}`;
   const common = {
-    ...o.appEnv, REDIS_URL: redis.url, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '5000', TRACKING_STORES_BASE_URL: storesUrl,
-    PROVIDER_PUSH_URL: `http://127.0.0.1:${push}`, PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`, PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
+    ...o.appEnv,
+    REDIS_URL: redis.url,
+    LOG_LEVEL: 'warn',
+    SHUTDOWN_GRACE_MS: '5000',
+    TRACKING_STORES_BASE_URL: storesUrl,
+    PROVIDER_PUSH_URL: `http://127.0.0.1:${push}`,
+    PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`,
+    PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
   };
-  const apiProcess = node('api', entries.api, { ...common, API_HOST: '127.0.0.1', API_PORT: String(api), API_METRICS_PORT: String(apiMetrics), API_KEYS: o.apiKeys });
+  const apiProcess = node('api', entries.api, {
+    ...common,
+    API_HOST: '127.0.0.1',
+    API_PORT: String(api),
+    API_METRICS_PORT: String(apiMetrics),
+    API_KEYS: o.apiKeys,
+  });
   const apiUrl = `http://127.0.0.1:${api}`;
   const workers: ManagedProcess[] = [];
   const workerUrls: string[] = [];
@@ -77,7 +109,12 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
     ...workers.map((w, i) => w.waitReady(w.name, () => httpOk(`${workerUrls[i]}/readyz`), wait)),
   ]);
   return {
-    redisUrl: redis.url, controlUrl, storesUrl, apiUrl, apiMetricsUrl: `http://127.0.0.1:${apiMetrics}/metrics`, workerUrls,
+    redisUrl: redis.url,
+    controlUrl,
+    storesUrl,
+    apiUrl,
+    apiMetricsUrl: `http://127.0.0.1:${apiMetrics}/metrics`,
+    workerUrls,
     processes: { simulators, api: apiProcess, workers },
     stop: async () => {
       await o.group.stop(workers);

@@ -1,7 +1,12 @@
 /** Production values the scale applies to (BI9's 30 s wait; the breaker's 10 s window, 5 s open). */
 const PRODUCTION = {
-  transientDelayMs: 30_000, reconcileDelayMs: 5_000, unavailableRetryMs: 5_000,
-  breakerWindowMs: 10_000, breakerOpenMs: 5_000, breakerProbeLeaseMs: 10_000, breakerCacheMs: 250,
+  transientDelayMs: 30_000,
+  reconcileDelayMs: 5_000,
+  unavailableRetryMs: 5_000,
+  breakerWindowMs: 10_000,
+  breakerOpenMs: 5_000,
+  breakerProbeLeaseMs: 10_000,
+  breakerCacheMs: 250,
 } as const;
 
 /** Calls take real time whatever the scale: a provider call may take this long. */

@@ -38,12 +38,19 @@ export function compiledEntry(entry: string): string {
  * after `npm run build`) plain `node --enable-source-maps <dist entry>`. Never the tsx CLI,
  * which runs the app in a child process of its own: the pid signalled must be the app itself.
  */
-export function startApp(group: ProcessGroup, spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean; compiled?: boolean }): ManagedProcess {
+export function startApp(
+  group: ProcessGroup,
+  spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean; compiled?: boolean },
+): ManagedProcess {
   const args = spec.compiled
     ? ['--enable-source-maps', join(REPO_ROOT, compiledEntry(relative(REPO_ROOT, resolveEntry(spec.entry))))]
     : ['--import', 'tsx', resolveEntry(spec.entry)];
   return group.start({
-    name: spec.name, command: process.execPath, args, env: spec.env, cwd: REPO_ROOT,
+    name: spec.name,
+    command: process.execPath,
+    args,
+    env: spec.env,
+    cwd: REPO_ROOT,
     ...(spec.inheritOutput ? { inheritOutput: true } : {}),
   });
 }

@@ -21,7 +21,9 @@ it('waitReady gives up at once when the process exits, with its output', async (
   const group = new ProcessGroup();
   const proc = group.start({ name: 'quitter', command: 'sh', args: ['-c', 'echo about to fail; exit 3'], env: { PATH: process.env.PATH } });
   const started = Date.now();
-  await expect(proc.waitReady('quitter ready', async () => false, { timeoutMs: 60_000 })).rejects.toThrow(/quitter exited before it was ready[\s\S]*about to fail/);
+  await expect(proc.waitReady('quitter ready', async () => false, { timeoutMs: 60_000 })).rejects.toThrow(
+    /quitter exited before it was ready[\s\S]*about to fail/,
+  );
   expect(Date.now() - started).toBeLessThan(30_000);
   expect(group.unexpectedExit).toMatch(/quitter exited \(3\)/);
   await group.stopAll();
@@ -30,9 +32,14 @@ it('waitReady gives up at once when the process exits, with its output', async (
 it('a process that exits without stopping its group leaves no child behind (the exit hook)', async () => {
   // A node process starts `sleep` in a group, prints its pid and exits at once, as a crashed test runner would.
   const kit = join(__dirname, 'process-group.ts');
-  const script = `const { ProcessGroup } = require(${JSON.stringify(kit)}); const g = new ProcessGroup();`
-    + ` const p = g.start({ name: 's', command: 'sleep', args: ['30'], env: { PATH: process.env.PATH } }); console.log(p.process.pid); process.exit(0);`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', cwd: join(__dirname, '..', '..', '..', '..'), timeout: 60_000 });
+  const script =
+    `const { ProcessGroup } = require(${JSON.stringify(kit)}); const g = new ProcessGroup();` +
+    ` const p = g.start({ name: 's', command: 'sleep', args: ['30'], env: { PATH: process.env.PATH } }); console.log(p.process.pid); process.exit(0);`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+    encoding: 'utf8',
+    cwd: join(__dirname, '..', '..', '..', '..'),
+    timeout: 60_000,
+  });
   const orphan = Number(out.trim());
   expect(orphan).toBeGreaterThan(0);
   await waitFor('the sleep to be gone', () => !alive(orphan), 5_000);

@@ -23,7 +23,9 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on('exit', () => { for (const group of LIVE) group.killAllNow(); });
+  process.on('exit', () => {
+    for (const group of LIVE) group.killAllNow();
+  });
 }
 
 /**
@@ -56,7 +58,9 @@ export class ProcessGroup {
     const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
     if (log) this.logs.push(log);
     const child = spawn(spec.command, [...spec.args], {
-      cwd: spec.cwd, env: spec.env, detached: true,
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
       stdio: spec.inheritOutput ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -71,7 +75,8 @@ export class ProcessGroup {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (done) return;
         done = true;
-        if (!this.stopping && this.unexpectedExit === undefined) this.unexpectedExit = `${spec.name} exited (${signal ?? code})${logFile ? `; see ${logFile}` : ''}`;
+        if (!this.stopping && this.unexpectedExit === undefined)
+          this.unexpectedExit = `${spec.name} exited (${signal ?? code})${logFile ? `; see ${logFile}` : ''}`;
         resolve({ code, signal, at: performance.now() });
       };
       child.once('exit', finish);
@@ -85,14 +90,24 @@ export class ProcessGroup {
       try {
         process.kill(-child.pid, signal);
       } catch {
-        try { child.kill(signal); } catch { /* already gone */ }
+        try {
+          child.kill(signal);
+        } catch {
+          /* already gone */
+        }
       }
     };
     const waitReady: ManagedProcess['waitReady'] = async (what, probe, options = {}) => {
-      await waitFor(what, async () => {
-        if (done) throw new GiveUp(`${spec.name} exited before it was ready`);
-        return probe().catch(() => false);
-      }, options.timeoutMs ?? 60_000, 50, options.signal).catch((error: Error) => {
+      await waitFor(
+        what,
+        async () => {
+          if (done) throw new GiveUp(`${spec.name} exited before it was ready`);
+          return probe().catch(() => false);
+        },
+        options.timeoutMs ?? 60_000,
+        50,
+        options.signal,
+      ).catch((error: Error) => {
         throw new Error(`${error.message}\n--- ${spec.name} output${logFile ? ` (${logFile})` : ''} ---\n${output.slice(-4_000)}`);
       });
     };
@@ -102,8 +117,12 @@ export class ProcessGroup {
       exited,
       output: () => output,
       logFile,
-      get running() { return !done; },
-      signal: (signal) => { if (!done) child.kill(signal); },
+      get running() {
+        return !done;
+      },
+      signal: (signal) => {
+        if (!done) child.kill(signal);
+      },
       kill: async () => {
         killGroup('SIGKILL');
         await exited;

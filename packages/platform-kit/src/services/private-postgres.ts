@@ -16,7 +16,9 @@ const DEBIAN_ROOT = '/usr/lib/postgresql';
 /** The newest /usr/lib/postgresql/<major>/bin holding initdb and postgres, or undefined. */
 export function postgresBinDir(root = DEBIAN_ROOT): string | undefined {
   if (!existsSync(root)) return undefined;
-  const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+  const majors = readdirSync(root)
+    .filter((d) => /^\d+$/.test(d))
+    .sort((a, b) => Number(b) - Number(a));
   for (const major of majors) {
     const bin = join(root, major, 'bin');
     if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
@@ -38,7 +40,11 @@ export async function ensurePostgresBinaries(options: EnsureOptions): Promise<st
     if (!postgresBinDir()) throw error;
   }
   const after = postgresBinDir();
-  if (!after) throw new MissingBinaryError(`initdb not found under ${DEBIAN_ROOT}/<version>/bin: install the Debian package postgresql (sudo apt-get install -y postgresql) and run this again`, ['postgresql']);
+  if (!after)
+    throw new MissingBinaryError(
+      `initdb not found under ${DEBIAN_ROOT}/<version>/bin: install the Debian package postgresql (sudo apt-get install -y postgresql) and run this again`,
+      ['postgresql'],
+    );
   return after;
 }
 
@@ -75,8 +81,12 @@ function run(command: string, args: string[], env: Record<string, string | undef
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
-    child.stderr.on('data', (c: Buffer) => { output = (output + c.toString()).slice(-4_000); });
+    child.stdout.on('data', (c: Buffer) => {
+      output = (output + c.toString()).slice(-4_000);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output = (output + c.toString()).slice(-4_000);
+    });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${output}`))));
   });
@@ -84,7 +94,9 @@ function run(command: string, args: string[], env: Record<string, string | undef
 
 /** The postgres system user's ids (the Debian package creates it), read from /etc/passwd. */
 function postgresUser(): { uid: number; gid: number } {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error('running as root and there is no `postgres` system user to run PostgreSQL as (install the Debian package postgresql)');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -100,7 +112,10 @@ function postgresUser(): { uid: number; gid: number } {
 export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
   const env = options.env ?? process.env;
   const bin = options.binDir ?? postgresBinDir();
-  if (!bin) throw new MissingBinaryError('PostgreSQL server binaries not found: install the Debian package postgresql (sudo apt-get install -y postgresql)', ['postgresql']);
+  if (!bin)
+    throw new MissingBinaryError('PostgreSQL server binaries not found: install the Debian package postgresql (sudo apt-get install -y postgresql)', [
+      'postgresql',
+    ]);
   const port = options.port ?? (await freePort());
   const ownDir = options.dataDir === undefined;
   const root = options.dataDir ?? mkdtempSync(join(env.TMPDIR ?? tmpdir(), 'notify-postgres-'));
@@ -119,7 +134,9 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   const group = options.group ?? new ProcessGroup();
   const fast = options.fast ?? true;
   const settings: Record<string, string> = {
-    listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: socketDir,
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: socketDir,
     // fsync off: nothing is flushed to disk, yet every commit is written to the OS before it is
     // acknowledged (synchronous_commit stays on), so a kill() loses no committed transaction —
     // the "PostgreSQL down mid-run, nothing lost" tests rely on that; only a machine crash would.
@@ -128,11 +145,15 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   };
   let child: ManagedProcess | undefined;
 
-  const ready = (): Promise<boolean> => new Promise((resolve) => {
-    const probe = spawn(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-d', 'postgres', '-U', 'postgres'], { stdio: 'ignore', env: env });
-    probe.once('error', () => resolve(false));
-    probe.once('exit', (code) => resolve(code === 0));
-  });
+  const ready = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const probe = spawn(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-d', 'postgres', '-U', 'postgres'], {
+        stdio: 'ignore',
+        env: env,
+      });
+      probe.once('error', () => resolve(false));
+      probe.once('exit', (code) => resolve(code === 0));
+    });
 
   // After a kill the old postmaster may still be exiting (or not yet reaped) for a moment, and a
   // new one refuses to start while the pid in postmaster.pid is alive: wait for it to go.
@@ -144,14 +165,20 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
       return;
     }
     if (!Number.isInteger(pid) || pid <= 0) return;
-    await waitFor(`the old postmaster (pid ${pid}) to exit`, async () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ESRCH';
-      }
-    }, 10_000, 20, options.signal);
+    await waitFor(
+      `the old postmaster (pid ${pid}) to exit`,
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch (error) {
+          return (error as NodeJS.ErrnoException).code === 'ESRCH';
+        }
+      },
+      10_000,
+      20,
+      options.signal,
+    );
   };
 
   const launch = async (): Promise<void> => {
@@ -161,7 +188,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     const proc = group.start({ name: `postgres-${port}`, command, args: argv, env });
     child = proc;
     await proc.waitReady(`postgres on port ${port}`, ready, {
-      timeoutMs: options.timeoutMs ?? 60_000, ...(options.signal ? { signal: options.signal } : {}),
+      timeoutMs: options.timeoutMs ?? 60_000,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   };
 
@@ -169,7 +197,11 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     const proc = child;
     if (!proc?.running) return;
     // To the whole process group: runuser and the postmaster under it.
-    try { process.kill(-(proc.process.pid as number), 'SIGINT'); } catch { /* gone */ }
+    try {
+      process.kill(-(proc.process.pid as number), 'SIGINT');
+    } catch {
+      /* gone */
+    }
     const timer = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
     await Promise.race([proc.exited, timer]);
     await proc.kill();
@@ -202,7 +234,9 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     port,
     url,
     dataDir,
-    kill: async () => { await child?.kill(); },
+    kill: async () => {
+      await child?.kill();
+    },
     restart: launch,
     stop,
   };

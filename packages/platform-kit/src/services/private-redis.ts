@@ -43,12 +43,21 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
   const dir = options.dataDir ?? mkdtempSync(join(options.env?.TMPDIR ?? tmpdir(), 'notify-redis-'));
   if (!ownDir) mkdirSync(dir, { recursive: true });
   const group = options.group ?? new ProcessGroup();
-  const persistence = options.persistence === 'none'
-    ? ['--save', '', '--appendonly', 'no']
-    : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
+  const persistence =
+    options.persistence === 'none' ? ['--save', '', '--appendonly', 'no'] : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--maxmemory-policy', 'noeviction',
-    '--logfile', join(dir, 'redis-server.log'), ...(options.args ?? []),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    ...persistence,
+    '--maxmemory-policy',
+    'noeviction',
+    '--logfile',
+    join(dir, 'redis-server.log'),
+    ...(options.args ?? []),
   ];
   const url = `redis://127.0.0.1:${port}`;
   let child: ManagedProcess | undefined;
@@ -57,7 +66,8 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     const proc = group.start({ name: `redis-${port}`, command: options.redisServer ?? 'redis-server', args, env: options.env ?? process.env });
     child = proc;
     await proc.waitReady(`redis-server on port ${port}`, () => redisAnswers(url, 500), {
-      timeoutMs: options.timeoutMs ?? 30_000, ...(options.signal ? { signal: options.signal } : {}),
+      timeoutMs: options.timeoutMs ?? 30_000,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   };
 
@@ -79,7 +89,9 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     name: `redis-server on 127.0.0.1:${port}`,
     port,
     url,
-    kill: async () => { await child?.kill(); },
+    kill: async () => {
+      await child?.kill();
+    },
     restart: launch,
     stop,
   };

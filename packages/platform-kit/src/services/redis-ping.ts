@@ -6,7 +6,11 @@ import { Redis } from 'ioredis';
  */
 export async function redisAnswers(url: string, timeoutMs = 1_000): Promise<boolean> {
   const probe = new Redis(url, {
-    lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: timeoutMs, retryStrategy: () => null,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
   });
   probe.on('error', () => undefined);
   try {
