@@ -1,7 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_ENTRIES, ProcessGroup, freePort, httpOk, startApp, startPrivateRedis, type ManagedProcess } from '@notify/platform-kit';
+import {
+  DEFAULT_ENTRIES,
+  ProcessGroup,
+  freePort,
+  freeSimulatorPorts,
+  httpOk,
+  simulatorPortsEnv,
+  startApp,
+  startPrivateRedis,
+  type ManagedProcess,
+} from '@notify/platform-kit';
 
 /** The bench's own tenant key (16+ characters, as the api requires); sent as a Bearer token. */
 export const BENCH_KEY = 'bench-tracking-key-00000001';
@@ -43,21 +53,13 @@ export async function startTrackingBed(): Promise<TrackingBed> {
   };
   try {
     const redis = await startPrivateRedis({ group, env: inherited, dataDir: join(dir, 'redis'), persistence: 'none' });
-    const [control, push, sms, email, stores] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const ports = await freeSimulatorPorts();
     const simulators = startApp(group, {
       name: 'simulators',
       entry: DEFAULT_ENTRIES.simulators,
-      env: {
-        ...base,
-        SIM_HOST: '127.0.0.1',
-        SIM_CONTROL_PORT: String(control),
-        SIM_PUSH_PORT: String(push),
-        SIM_SMS_PORT: String(sms),
-        SIM_EMAIL_PORT: String(email),
-        TRACKING_STORES_PORT: String(stores),
-      },
+      env: { ...base, ...simulatorPortsEnv(ports) },
     });
-    const storesUrl = `http://127.0.0.1:${stores}`;
+    const storesUrl = `http://127.0.0.1:${ports.stores}`;
     await simulators.waitReady('tracking stores', () => httpOk(`${storesUrl}/control/stats`));
     let apis = 0;
     const startApi = async (trackingEnv: Record<string, string>): Promise<TrackingApi> => {

@@ -13,6 +13,7 @@ export * from './processes/app-entries';
 export * from './platform/time-scale';
 export * from './platform/in-process-platform';
 export * from './platform/process-platform';
+export * from './platform/simulator-ports';
 export * from './platform/postgres-answers';
 export * from './load/stats';
 export * from './load/ledger';

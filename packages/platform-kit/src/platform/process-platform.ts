@@ -4,6 +4,7 @@ import type { ProcessGroup } from '../processes/process-group';
 import { freePort } from '../services/free-port';
 import { startPrivateRedis } from '../services/private-redis';
 import { httpOk } from '../services/wait-for';
+import { freeSimulatorPorts, simulatorPortsEnv } from './simulator-ports';
 
 export interface ProcessPlatformOptions {
   group: ProcessGroup;
@@ -57,22 +58,10 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const node = (name: string, entry: string, env: Record<string, string>) =>
     startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
 
-  const [control, push, sms, email, stores, api, apiMetrics] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+  const [sim, api, apiMetrics] = await Promise.all([freeSimulatorPorts(), freePort(), freePort()]);
+  const { control, push, sms, email, stores } = sim;
   const simulators = node('simulators', entries.simulators, {
-    SIM_HOST: '127.0.0.1',
-    SIM_CONTROL_PORT: String(control),
-    SIM_PUSH_PORT: String(push),
-    SIM_SMS_PORT: String(sms),
-    SIM_EMAIL_PORT: String(email),
-    TRACKING_STORES_PORT: String(stores),
+    ...simulatorPortsEnv(sim),
     LOG_LEVEL: 'warn',
     ...o.simEnv,
   });
