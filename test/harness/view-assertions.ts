@@ -16,3 +16,15 @@ export function expectCompleteHistory(view: NotificationView): void {
     expect(view.failureReason).toBeTruthy();
   }
 }
+
+/**
+ * Spent calls split into cascade sends and reconciliations. The sends measure the cascade's economy on
+ * BI5/BI6 faults (the model gives 1.079 per notification); reconciliations re-ask a provider after an
+ * unknown outcome (a timeout, or a job re-run after its lock lapsed on a starved machine), so their
+ * number follows the machine's load, not the cascade.
+ */
+export function spentCalls(views: readonly NotificationView[]): { sends: number; reconciliations: number } {
+  const spent = views.flatMap((v) => v.attempts).filter((a) => a.spent !== false);
+  const sends = spent.filter((a) => a.kind === 'send').length;
+  return { sends, reconciliations: spent.length - sends };
+}
