@@ -32,9 +32,9 @@ export function suppressionKey(tenantRecipientHash: string, channel: Channel): s
   return `${KEY_PREFIX}:s:${tenantRecipientHash}:${channel}`;
 }
 
-/** The circuit-breaker state of one channel, shared by every process. */
-export function breakerKey(channel: Channel): string {
-  return `${KEY_PREFIX}:b:${channel}`;
+/** The circuit-breaker state of one provider (named after its channel by default), shared by every process. */
+export function breakerKey(breaker: string): string {
+  return `${KEY_PREFIX}:b:${breaker}`;
 }
 
 /** BullMQ job id of step `step` (1-based) of a notification; never all digits, never a `:`. */
@@ -46,8 +46,8 @@ export function stepJobId(notificationId: string, step: number): string {
  * The probe leases of one channel's half-open breaker: a sorted set of lease id → expiry (ms,
  * Redis clock), so a probe whose worker never reports frees its slot when the lease expires.
  */
-export function breakerProbesKey(channel: Channel): string {
-  return `${KEY_PREFIX}:bp:${channel}`;
+export function breakerProbesKey(breaker: string): string {
+  return `${KEY_PREFIX}:bp:${breaker}`;
 }
 
 /** One running process's registration (pid, roles, host), kept alive by its heartbeat TTL. */
