@@ -1,1 +1,4 @@
 export * from './adapter';
+export * from './network-failure';
+export * from './config-fields';
+export * from './simulator';

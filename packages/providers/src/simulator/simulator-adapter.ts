@@ -1,0 +1,77 @@
+import { Pool } from 'undici';
+import { classifyProviderStatus, type Channel } from '@notify/core';
+import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
+import { classifyHttpFailure, parseJsonObject, scrubProviderText } from '../network-failure';
+import { simulatorProviderConfigSchema, type SimulatorProviderConfig, type SimulatorProviderConfigInput } from './config';
+
+const CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: true, lookup: true, receipts: false });
+
+/**
+ * The simulators' HTTP API behind the adapter contract: `POST /v1/messages` with the
+ * notification's Idempotency-Key, over one keep-alive undici Pool per adapter (the provider's
+ * bulkhead: a slow provider exhausts only its own sockets). The simulator replays a delivered
+ * key (`replayed: true`), so a re-send after an unknown outcome is a reconciliation.
+ * Classification is the pipeline's ProviderClient's: 2xx delivered, 429/5xx transient,
+ * 408/409 unknown, other 4xx permanent; a timeout after the request went out is unknown;
+ * a refused connection is transient and not sent.
+ */
+export class SimulatorAdapter implements ProviderAdapter {
+  readonly kind = 'simulator' as const;
+  readonly name: string;
+  readonly channel: Channel;
+  readonly capabilities = CAPABILITIES;
+  readonly #pool: Pool;
+  readonly #timeoutMs: number;
+
+  constructor(config: SimulatorProviderConfigInput | SimulatorProviderConfig) {
+    const c = simulatorProviderConfigSchema.parse(config);
+    this.name = c.name;
+    this.channel = c.channel;
+    this.#timeoutMs = c.timeoutMs;
+    this.#pool = new Pool(new URL(c.url).origin, {
+      connections: c.connections,
+      keepAliveTimeout: 30_000,
+      connectTimeout: Math.min(c.timeoutMs, 2_000),
+      headersTimeout: c.timeoutMs,
+      bodyTimeout: c.timeoutMs,
+    });
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    if (request.message.channel !== this.channel) throw new Error(`provider ${this.name} sends ${this.channel}, not ${request.message.channel}`);
+    if (typeof request.to !== 'string') throw new Error(`provider ${this.name} takes a string address`);
+    const started = performance.now();
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
+    try {
+      const response = await this.#pool.request({
+        path: '/v1/messages',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': request.idempotencyKey },
+        body: JSON.stringify({ to: request.to, message: request.message }),
+        signal: abort.signal,
+      });
+      const body = parseJsonObject(await response.body.text());
+      const outcome = classifyProviderStatus(response.statusCode);
+      if (outcome === 'delivered') {
+        return { outcome, durationMs: elapsedMs(started), replayed: body?.replayed === true, sent: true };
+      }
+      return {
+        outcome,
+        errorClass: typeof body?.error === 'string' ? body.error.slice(0, 60) : `http-${response.statusCode}`,
+        message: typeof body?.message === 'string' ? scrubProviderText(body.message) : `provider answered ${response.statusCode}`,
+        durationMs: elapsedMs(started),
+        sent: true,
+        ...(outcome === 'permanent' && body?.error === 'invalid-address' ? { addressInvalid: true } : {}),
+      };
+    } catch (error) {
+      return classifyHttpFailure(error, abort.signal.aborted, elapsedMs(started));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+}
