@@ -2,13 +2,18 @@ import { createHash } from 'node:crypto';
 import type { Channel } from './channels';
 
 /**
- * h = sha256(tenant, eventId, recipientId): the idempotency key. The channel is deliberately
- * not part of it: the same event reaching one recipient over two channels is the error we
- * prevent. JSON array encoding keeps the parts unambiguous ("a|b","c" vs "a","b|c").
- * 128 bits of the hash are plenty for ids and keep Redis keys and job ids short.
+ * The notification id, the idempotency key: 32 hex characters. The first 28 are
+ * sha256(tenant, eventId, recipientId); the last 4 are the first 4 of the recipient hash
+ * `recipientHash(tenant, recipientId)`, so the id names its partition (docs/partitions.md:
+ * partition = those 16 bits modulo PARTITIONS) and a lookup by id alone finds its keys. The tail
+ * is at the end, not the front: the compact idempotency buckets are chosen from an id's first
+ * bits, which must stay uniform within a partition. The channel is deliberately not part of
+ * the id: the same event reaching one recipient over two channels is the error we prevent.
+ * JSON array encoding keeps the parts unambiguous ("a|b","c" vs "a","b|c"). 112 bits of the
+ * event hash per recipient are plenty and keep Redis keys and job ids short.
  */
 export function notificationId(tenant: string, eventId: string, recipientId: string): string {
-  return sha256Hex(JSON.stringify([tenant, eventId, recipientId])).slice(0, 32);
+  return sha256Hex(JSON.stringify([tenant, eventId, recipientId])).slice(0, 28) + recipientHash(tenant, recipientId).slice(0, 4);
 }
 
 /** The key stored recipients live under: tenant-scoped and free of PII. */

@@ -1,5 +1,6 @@
 export * from './channels';
 export * from './names';
+export * from './partitions';
 export * from './errors';
 export * from './limits';
 export * from './schemas';

@@ -1,40 +1,60 @@
 import type { Channel, Priority } from './channels';
+import { partitionTagText } from './partitions';
 
 /**
  * Every Redis key and BullMQ queue name the platform uses, defined once.
  *
  * NEVER rename any of these without a migration: queued jobs and idempotency records live
- * under them. The `{notify}` hash tag puts every key in one Redis Cluster slot, which the
- * Lua scripts (several keys per call) and BullMQ both need.
+ * under them. Keys are partitioned (docs/partitions.md): everything one Lua script touches
+ * carries its partition's hash tag, so on Redis Cluster each script (several keys per call)
+ * and each BullMQ queue stays in one slot. Partition 0's tag is `{notify}`, the tag every key
+ * had before partitions: a single Redis with PARTITIONS=1 keeps its keys. Global keys (breakers,
+ * process registry, admin sessions) have tags of their own and stay off the notifications' slots.
+ *
+ * The per-partition functions take the partition last, defaulting to 0 (the only partition of
+ * PARTITIONS=1); code that serves several partitions always passes it.
  */
 export const KEY_PREFIX = '{notify}';
 
-/** BullMQ's own prefix; queue keys become `{notify}:q:<queue>:...`. */
-export const QUEUE_PREFIX = `${KEY_PREFIX}:q`;
+/** The hash tag of partition `p` (`{notify}` for 0; see partitionTagText for the others). */
+export function partitionTag(partition = 0): string {
+  return partition === 0 ? KEY_PREFIX : `{${partitionTagText(partition)}}`;
+}
 
-/** One queue per (channel, priority class): each is a bulkhead lane with its own workers. */
+/** BullMQ's prefix of partition `p`'s queues; queue keys become `<tag>:q:<queue>:...`. */
+export function queuePrefix(partition = 0): string {
+  return `${partitionTag(partition)}:q`;
+}
+
+/** BullMQ's prefix of partition 0 (the only one of PARTITIONS=1): `{notify}:q`. */
+export const QUEUE_PREFIX = queuePrefix(0);
+
+/** One queue per (channel, priority class) and partition: each is a bulkhead lane with its own workers. */
 export function channelQueueName(channel: Channel, priority: Priority): string {
   return `${channel}-${priority}`;
 }
 
 /** The notification record: idempotency reservation, status and attempt history in one hash. */
-export function notificationKey(notificationId: string): string {
-  return `${KEY_PREFIX}:n:${notificationId}`;
+export function notificationKey(notificationId: string, partition = 0): string {
+  return `${partitionTag(partition)}:n:${notificationId}`;
 }
 
 /** A stored recipient profile, scoped by tenant. Ids are hashed: no PII in key names. */
-export function recipientKey(tenantRecipientHash: string): string {
-  return `${KEY_PREFIX}:r:${tenantRecipientHash}`;
+export function recipientKey(tenantRecipientHash: string, partition = 0): string {
+  return `${partitionTag(partition)}:r:${tenantRecipientHash}`;
 }
 
 /** Permanent-failure suppression of one (recipient, channel) pair. */
-export function suppressionKey(tenantRecipientHash: string, channel: Channel): string {
-  return `${KEY_PREFIX}:s:${tenantRecipientHash}:${channel}`;
+export function suppressionKey(tenantRecipientHash: string, channel: Channel, partition = 0): string {
+  return `${partitionTag(partition)}:s:${tenantRecipientHash}:${channel}`;
 }
+
+/** The hash tag of the breakers: one script reads every provider's state at once, so they share a slot. */
+export const BREAKER_TAG = '{notify:breaker}';
 
 /** The circuit-breaker state of one provider (named after its channel by default), shared by every process. */
 export function breakerKey(breaker: string): string {
-  return `${KEY_PREFIX}:b:${breaker}`;
+  return `${BREAKER_TAG}:b:${breaker}`;
 }
 
 /** BullMQ job id of step `step` (1-based) of a notification; never all digits, never a `:`. */
@@ -43,60 +63,75 @@ export function stepJobId(notificationId: string, step: number): string {
 }
 
 /**
- * The probe leases of one channel's half-open breaker: a sorted set of lease id → expiry (ms,
+ * The probe leases of one half-open breaker: a sorted set of lease id → expiry (ms,
  * Redis clock), so a probe whose worker never reports frees its slot when the lease expires.
  */
 export function breakerProbesKey(breaker: string): string {
-  return `${KEY_PREFIX}:bp:${breaker}`;
+  return `${BREAKER_TAG}:bp:${breaker}`;
 }
+
+/** The hash tag of the process registry (a registration and the index are written in one transaction). */
+export const PROCESS_TAG = '{notify:procs}';
 
 /** One running process's registration (pid, roles, host), kept alive by its heartbeat TTL. */
 export function processKey(processId: string): string {
-  return `${KEY_PREFIX}:proc:${processId}`;
+  return `${PROCESS_TAG}:proc:${processId}`;
 }
 
 /** The ids of registered processes (a set; entries whose key expired are pruned on read). */
 export function processIndexKey(): string {
-  return `${KEY_PREFIX}:procs`;
+  return `${PROCESS_TAG}:procs`;
 }
 
 /**
- * Notifications accepted but not yet started (score: acceptance time, ms). Written by the intake
- * script, cleared when step 1 begins; the intake sweeper re-adds the first job of any entry
- * older than a minute, so a record whose job was never added (the api died in between) is
- * still delivered.
+ * Notifications of one partition accepted but not yet started (score: acceptance time, ms).
+ * Written by the intake script, cleared when step 1 begins; the intake sweeper re-adds the
+ * first job of any entry older than a minute, so a record whose job was never added (the api
+ * died in between) is still delivered.
  */
-export function pendingIntakeKey(): string {
-  return `${KEY_PREFIX}:pending-intake`;
+export function pendingIntakeKey(partition = 0): string {
+  return `${partitionTag(partition)}:pending-intake`;
 }
+
+/** The hash tag of the admin console's sessions. */
+export const ADMIN_TAG = '{notify:admin}';
 
 /**
  * A signed-in operator's browser session of the admin console (its CSRF token, with a TTL).
  * Keyed by a hash of the session id: a reader of Redis cannot replay the cookie.
  */
 export function adminSessionKey(sessionIdHash: string): string {
-  return `${KEY_PREFIX}:admin-session:${sessionIdHash}`;
+  return `${ADMIN_TAG}:admin-session:${sessionIdHash}`;
 }
 
 /**
- * Terminal notifications waiting for the history store (score: when they became terminal, ms;
- * a claim moves an entry's score to the end of its lease, so a crashed archiver's batch comes
- * back). Written by the terminal scripts when history is on; emptied by the archiver.
+ * The platform's own settings kept in Redis (`partitions`: the PARTITIONS every process must
+ * agree on, written by the first process that starts).
  */
-export function archiveQueueKey(): string {
-  return `${KEY_PREFIX}:archive`;
+export function platformSettingsKey(): string {
+  return '{notify:settings}:settings';
+}
+
+/**
+ * Terminal notifications of one partition waiting for the history store (score: when they
+ * became terminal, ms; a claim moves an entry's score to the end of its lease, so a crashed
+ * archiver's batch comes back). Written by the terminal scripts when history is on; emptied by
+ * the partition's archiver.
+ */
+export function archiveQueueKey(partition = 0): string {
+  return `${partitionTag(partition)}:archive`;
 }
 
 /**
  * The compact idempotency entries of archived notifications: hash buckets
- * `{notify}:i:<day>:<bucket>` (see lua/includes/idempotency-entries.lua). This is the prefix;
+ * `<tag>:i:<day>:<bucket>` (see lua/includes/idempotency-entries.lua). This is the prefix;
  * the scripts append day and bucket.
  */
-export function idempotencyBucketPrefix(): string {
-  return `${KEY_PREFIX}:i:`;
+export function idempotencyBucketPrefix(partition = 0): string {
+  return `${partitionTag(partition)}:i:`;
 }
 
 /** Per day: the bucket bits chosen for that day (`b:<day>`) and how many entries it holds (`n:<day>`). */
-export function idempotencyMetaKey(): string {
-  return `${KEY_PREFIX}:im`;
+export function idempotencyMetaKey(partition = 0): string {
+  return `${partitionTag(partition)}:im`;
 }
