@@ -3,3 +3,4 @@ export * from './registry';
 export * from './pipeline-metrics';
 export * from './queue-metrics';
 export * from './history-metrics';
+export * from './webhook-metrics';

@@ -1,0 +1,10 @@
+/** Tenant webhooks: endpoints, events, signed delivery through their own queue (docs/webhooks.md). */
+export * from './config';
+export * from './events';
+export * from './keys';
+export * from './registry';
+export * from './ssrf';
+export * from './sender';
+export * from './publisher';
+export * from './delivery-worker';
+export * from './service';

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The webhooks' Redis keys and queue, under their own hash tag: a Redis Cluster slot apart from
+ * `{notify}` (no script here touches a key of both). To move into packages/core/src/names.ts.
+ * NEVER rename without a migration: endpoints and queued deliveries live under them.
+ */
+export const WEBHOOK_KEY_PREFIX = '{notify:webhooks}';
+
+/** BullMQ's prefix for the webhooks queue: `{notify:webhooks}:q:webhooks:...`. */
+export const WEBHOOK_QUEUE_PREFIX = `${WEBHOOK_KEY_PREFIX}:q`;
+export const WEBHOOK_QUEUE_NAME = 'webhooks';
+
+const tenantHash = (tenant: string) => createHash('sha256').update(tenant).digest('hex').slice(0, 32);
+
+/** The set of a tenant's endpoint ids (tenant hashed: key names carry no tenant name). */
+export function webhookTenantKey(tenant: string): string {
+  return `${WEBHOOK_KEY_PREFIX}:t:${tenantHash(tenant)}`;
+}
+
+/** One endpoint: a hash (tenant, url, events, secrets, disabled state). */
+export function webhookEndpointKey(endpointId: string): string {
+  return `${WEBHOOK_KEY_PREFIX}:ep:${endpointId}`;
+}
+
+/** An endpoint's recent delivery attempts, newest first (a capped list). */
+export function webhookDeliveriesKey(endpointId: string): string {
+  return `${WEBHOOK_KEY_PREFIX}:d:${endpointId}`;
+}
+
+/** The per-endpoint concurrency semaphore: a sorted set of lease id -> expiry (ms). */
+export function webhookSemaphoreKey(endpointId: string): string {
+  return `${WEBHOOK_KEY_PREFIX}:sem:${endpointId}`;
+}
+
+/** When an endpoint's current run of failures began (ms); deleted by any success. */
+export function webhookFailingSinceKey(endpointId: string): string {
+  return `${WEBHOOK_KEY_PREFIX}:fs:${endpointId}`;
+}
+
+/** The BullMQ job id of one event's delivery to one endpoint: no `:`, never all digits. */
+export function webhookJobId(endpointId: string, eventId: string): string {
+  return `w-${endpointId}-${eventId}`;
+}

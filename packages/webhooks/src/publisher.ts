@@ -1,0 +1,88 @@
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { notificationKey } from '@notify/core';
+import { toNotificationView, type RecordFields } from '@notify/pipeline';
+import type { WebhookConfig } from './config';
+import { notificationEvent, type NotificationEventType, type WebhookEvent } from './events';
+import { WEBHOOK_QUEUE_NAME, WEBHOOK_QUEUE_PREFIX, webhookJobId } from './keys';
+import type { WebhookRegistry } from './registry';
+
+/** A webhook delivery job: one event to one endpoint. The payload is the event itself (no address, no content). */
+export interface WebhookJobData {
+  tenant: string;
+  endpointId: string;
+  event: WebhookEvent;
+}
+
+export const WEBHOOK_BACKOFF_TYPE = 'webhook';
+
+/**
+ * Every delivery job: `attempts` calls, the delays of the worker's backoff strategy
+ * (retryDelayMs). Completed jobs are kept a day (at most 10,000) and failed ones a week, so
+ * `POST /v1/webhooks/:id/deliveries/:eventId/retry` finds them.
+ */
+export function webhookJobOptions(config: Pick<WebhookConfig, 'maxAttempts'>): JobsOptions {
+  return {
+    attempts: config.maxAttempts,
+    backoff: { type: WEBHOOK_BACKOFF_TYPE },
+    removeOnComplete: { age: 86_400, count: 10_000 },
+    removeOnFail: { age: 7 * 86_400 },
+  };
+}
+
+/** The webhooks queue: its own name and prefix (hash tag), apart from the channel lanes. */
+export function createWebhookQueue(connection: ConnectionOptions, config: Pick<WebhookConfig, 'maxAttempts'>): Queue<WebhookJobData> {
+  return new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, {
+    connection,
+    prefix: WEBHOOK_QUEUE_PREFIX,
+    defaultJobOptions: webhookJobOptions(config),
+    streams: { events: { maxLen: 1_000 } },
+  });
+}
+
+/** The step processor's hook (packages/pipeline's `events` dependency). */
+export interface StepEventSink {
+  publish(event: { type: NotificationEventType; notificationId: string; step?: number }): Promise<void>;
+}
+
+/**
+ * Enqueues one delivery job per endpoint of the tenant that listens to the event's type and is
+ * not disabled. The job id is (endpoint, event id): publishing the same event twice while its
+ * job is kept adds nothing.
+ */
+export class WebhookPublisher {
+  constructor(private readonly deps: { redis: Redis; registry: WebhookRegistry; queue: Queue<WebhookJobData>; logger: Logger; now?: () => number }) {}
+
+  /** Answers how many deliveries were enqueued. */
+  async publishNotificationEvent(tenant: string, event: WebhookEvent): Promise<number> {
+    const endpoints = (await this.deps.registry.list(tenant)).filter((e) => !e.disabled && e.events.includes(event.type));
+    if (endpoints.length === 0) return 0;
+    await this.deps.queue.addBulk(
+      endpoints.map((endpoint) => ({
+        name: event.type,
+        data: { tenant, endpointId: endpoint.id, event },
+        opts: { jobId: webhookJobId(endpoint.id, event.id) },
+      })),
+    );
+    return endpoints.length;
+  }
+
+  /**
+   * The hook the step processor calls where a notification ends (or an attempt failed): reads
+   * the record once (its tenant, and the status object as the api shows it) and publishes.
+   */
+  stepEvents(): StepEventSink {
+    return {
+      publish: async ({ type, notificationId, step }) => {
+        const fields = (await this.deps.redis.hgetall(notificationKey(notificationId))) as RecordFields;
+        if (!fields.id || !fields.tenant) return; // expired or archived already: nothing to say
+        const now = (this.deps.now ?? Date.now)();
+        await this.publishNotificationEvent(
+          fields.tenant,
+          notificationEvent(type, toNotificationView(fields), now, type === 'attempt.failed' ? step : undefined),
+        );
+      },
+    };
+  }
+}
