@@ -1,3 +1,4 @@
+import { ECDH } from 'node:crypto';
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES } from './channels';
 import { buildEmail, emailBytes } from './formatting/email';
@@ -8,8 +9,89 @@ import { EMAIL_MESSAGE_LIMIT_BYTES, ID_PATTERN, LIMITS, PHONE_PATTERN, PUSH_PAYL
 const identifier = (max: number) =>
   z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).regex(ID_PATTERN, 'may contain only letters, digits and . _ : @ - /');
 
+/** A Web Push subscription's endpoint URL (push services issue a few hundred characters). */
+const PUSH_ENDPOINT_LENGTH = 2_048;
+
+/** A base64url key of `bytes` bytes; `check` adds a test of the decoded key. One reason per key, the first that fails. */
+const base64urlKey = (bytes: number, what: string, check?: { test: (key: Buffer) => boolean; message: string }) =>
+  z.string().superRefine((value, ctx) => {
+    const key = Buffer.from(value, 'base64url');
+    const reason = !/^[A-Za-z0-9_-]+={0,2}$/.test(value)
+      ? 'must be base64url'
+      : key.length !== bytes
+        ? `must decode to ${bytes} bytes (${what})`
+        : check && !check.test(key)
+          ? check.message
+          : undefined;
+    if (reason) ctx.addIssue({ code: 'custom', message: reason, input: value });
+  });
+
+/**
+ * A Web Push subscription as the browser's `PushSubscription.toJSON()` gives it. It becomes one
+ * canonical JSON string (fixed key order, unpadded base64url keys, `expirationTime` only when a
+ * number), so every downstream type stays `string` and one subscription always hashes alike;
+ * `@notify/providers`' `providerAddress` turns it back into an object.
+ */
+export const pushSubscriptionSchema = z
+  .strictObject({
+    endpoint: z
+      .url({ protocol: /^https$/, error: 'must be an https URL (the push service endpoint)' })
+      .max(PUSH_ENDPOINT_LENGTH, `must be at most ${PUSH_ENDPOINT_LENGTH} characters`),
+    keys: z.strictObject({
+      p256dh: base64urlKey(65, 'an uncompressed P-256 public key', { test: isP256Point, message: 'must be a point on the P-256 curve' }),
+      auth: base64urlKey(16, 'the authentication secret'),
+    }),
+    expirationTime: z.number().int().nonnegative().nullable().optional(),
+  })
+  .transform(({ endpoint, keys, expirationTime }) =>
+    JSON.stringify({
+      endpoint,
+      keys: { p256dh: Buffer.from(keys.p256dh, 'base64url').toString('base64url'), auth: Buffer.from(keys.auth, 'base64url').toString('base64url') },
+      ...(typeof expirationTime === 'number' ? { expirationTime } : {}),
+    }),
+  );
+
+function isP256Point(key: Buffer): boolean {
+  try {
+    ECDH.convertKey(key, 'prime256v1');
+    return key[0] === 0x04;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The push address: a device token (FCM, APNs) or a Web Push subscription object. A string that
+ * starts with `{` is a subscription in its canonical form (as a stored profile answers it) and is
+ * validated as one, so a token can never be mistaken for a subscription downstream.
+ */
+export const pushAddressSchema = z.union(
+  [
+    z
+      .string()
+      .min(1)
+      .max(LIMITS.pushTokenLength)
+      .transform((value, ctx) => {
+        if (!value.startsWith('{')) return value;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'a device token cannot start with "{"; send a Web Push subscription as an object', input: value });
+          return z.NEVER;
+        }
+        const result = pushSubscriptionSchema.safeParse(parsed);
+        if (result.success) return result.data;
+        for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: value });
+        return z.NEVER;
+      }),
+    pushSubscriptionSchema,
+  ],
+  { error: 'must be a device token (a string) or a Web Push subscription object' },
+);
+
 export const addressesSchema = z.strictObject({
-  push: z.string().min(1).max(LIMITS.pushTokenLength).optional(),
+  push: pushAddressSchema.optional(),
   sms: z.string().regex(PHONE_PATTERN, 'must be an E.164 phone number such as +905551112233').optional(),
   email: z.email('must be an e-mail address').max(254).optional(),
 });

@@ -17,16 +17,31 @@ function reasonOf(issue: z.core.$ZodIssue): string {
 }
 
 /**
+ * A union none of whose options accepted the value names the exact field when one option
+ * matched the value's type (e.g. the push address given as an object: the subscription's
+ * issues, `keys.p256dh`, rather than "invalid input" on the whole address).
+ */
+function expandUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || !Array.isArray(issue.errors)) return [issue];
+    const matched = issue.errors.filter((option) => !option.every((sub) => sub.code === 'invalid_type' && sub.path.length === 0));
+    if (matched.length !== 1) return [issue];
+    return expandUnions(matched[0] ?? []).map((sub) => ({ ...sub, path: [...issue.path, ...sub.path] }));
+  });
+}
+
+/**
  * zod issues as `{ field, reason }` pairs with dotted paths (`recipient.addresses.sms`): at most
  * `ECHO_LIMITS.issues` listed, then one `(more)` entry counting the rest; names and reasons cut.
  */
 export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
-  const listed = error.issues.slice(0, ECHO_LIMITS.issues).map((issue) => {
+  const issues = expandUnions(error.issues);
+  const listed = issues.slice(0, ECHO_LIMITS.issues).map((issue) => {
     const path = issue.path.map((part) => cut(String(part), ECHO_LIMITS.nameLength)).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || '(body)';
     return { field, reason: reasonOf(issue) };
   });
-  const rest = error.issues.length - listed.length;
+  const rest = issues.length - listed.length;
   return rest > 0 ? [...listed, { field: '(more)', reason: `${rest} more issue${rest === 1 ? '' : 's'} not listed` }] : listed;
 }
 
