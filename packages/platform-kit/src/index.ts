@@ -5,6 +5,7 @@ export * from './services/wait-for';
 export * from './services/redis-ping';
 export * from './services/private-service';
 export * from './services/private-redis';
+export * from './services/private-redis-cluster';
 export * from './services/private-postgres';
 export * from './processes/managed-process';
 export * from './processes/process-group';
