@@ -45,7 +45,7 @@ const CONSTANTS: Record<(typeof BREAKER_SCRIPTS)[number], ReturnCodes> = {
   'acquire-2': ACQUIRE_CODES,
   'report-probe-2': REPORT_PROBE_CODES,
   'add-outcomes-2': ADD_OUTCOMES_CODES,
-  'read-states-6': READ_STATES_CODES,
+  'read-states-n': READ_STATES_CODES,
 };
 
 describe.each(BREAKER_SCRIPTS)('%s.lua', (script) => {
@@ -61,7 +61,7 @@ const time = async () => {
 /** Puts push open until `untilMs` (Redis time), as add-outcomes-2 leaves it. */
 const openUntil = async (untilMs: number) => redis.hset(key, 'state', 'open', 'until', untilMs, 'ok', 0, 'since', untilMs - 300);
 const halfOpen = async () => redis.hset(key, 'state', 'half-open', 'ok', 0, 'since', await time());
-const lease = (id: string) => scripts.acquire({ channel: 'push', leaseId: id });
+const lease = (id: string) => scripts.acquire({ breaker: 'push', leaseId: id });
 
 describe('acquire-2.lua', () => {
   it('allowed: a closed breaker lets an ordinary call through and holds no lease', async () => {
@@ -94,7 +94,7 @@ describe('acquire-2.lua', () => {
 });
 
 describe('report-probe-2.lua', () => {
-  const report = (leaseId: string, kind: 'success' | 'failure' | 'neutral' | 'not-called') => scripts.reportProbe({ channel: 'push', leaseId, kind });
+  const report = (leaseId: string, kind: 'success' | 'failure' | 'neutral' | 'not-called') => scripts.reportProbe({ breaker: 'push', leaseId, kind });
 
   it('released: a success short of the threshold, or a neutral answer, frees the slot and stays half-open', async () => {
     await halfOpen();
@@ -132,14 +132,14 @@ describe('report-probe-2.lua', () => {
 });
 
 describe('add-outcomes-2.lua', () => {
-  const add = (calls: number, failures: number) => scripts.addOutcomes({ channel: 'push', calls, failures });
+  const add = (calls: number, failures: number) => scripts.addOutcomes({ breaker: 'push', calls, failures });
 
   it('counted: adds to the window and says how many failures alone would open it', async () => {
     await expect(add(4, 1)).resolves.toEqual({ code: 'counted', calls: 4, failures: 1, failuresToTrip: 6 });
     // 20 calls, 5 failures: 10 more failures make 15 of 30 (ratio 0.5); 9 would not.
     await expect(add(16, 4)).resolves.toEqual({ code: 'counted', calls: 20, failures: 5, failuresToTrip: 10 });
-    const { channels } = await readBreakerStates(redis);
-    expect(channels.push).toMatchObject({ state: 'closed', windowCalls: 20, windowFailures: 5 });
+    const { breakers } = await readBreakerStates(redis);
+    expect(breakers.push).toMatchObject({ state: 'closed', windowCalls: 20, windowFailures: 5 });
   });
 
   it('opened: the window meets the rule (minimum volume and ratio) in one report', async () => {
@@ -161,16 +161,16 @@ describe('add-outcomes-2.lua', () => {
   });
 });
 
-describe('read-states-6.lua', () => {
+describe('read-states-n.lua', () => {
   it('read: every channel without changing any; open past its period reads as half-open', async () => {
-    await scripts.addOutcomes({ channel: 'sms', calls: 3, failures: 1 });
+    await scripts.addOutcomes({ breaker: 'sms', calls: 3, failures: 1 });
     const now = await time();
     await openUntil(now - 10);
     const reading = await readBreakerStates(redis);
     expect(reading.now).toBeGreaterThanOrEqual(now);
-    expect(reading.channels.push).toMatchObject({ state: 'half-open', since: now - 10, probesInFlight: 0 });
-    expect(reading.channels.sms).toMatchObject({ state: 'closed', windowCalls: 3, windowFailures: 1 });
-    expect(reading.channels.email).toEqual({ state: 'closed', reopensInMs: 0, since: undefined, windowCalls: 0, windowFailures: 0, probesInFlight: 0 });
+    expect(reading.breakers.push).toMatchObject({ state: 'half-open', since: now - 10, probesInFlight: 0 });
+    expect(reading.breakers.sms).toMatchObject({ state: 'closed', windowCalls: 3, windowFailures: 1 });
+    expect(reading.breakers.email).toEqual({ state: 'closed', reopensInMs: 0, since: undefined, windowCalls: 0, windowFailures: 0, probesInFlight: 0 });
     expect(await redis.hget(key, 'state')).toBe('open');
   });
 });

@@ -16,6 +16,7 @@ const releases: [Channel, string][] = [];
 const recordingGate: ChannelGate = {
   openChannels: () => OPEN_GATE.openChannels(),
   acquire: async (channel): Promise<GateTicket> => ({
+    provider: channel,
     release: async (outcome) => {
       releases.push([channel, outcome]);
     },

@@ -14,14 +14,13 @@ class SwitchableGate implements ChannelGate {
   readonly open = new Set<Channel>();
   /** Channels that open as soon as one call has been let through: no race with the test's polling. */
   readonly openAfterNext = new Set<Channel>();
-  private readonly free: GateTicket = { release: async () => undefined };
   async openChannels(): Promise<ReadonlySet<Channel>> {
     return new Set(this.open);
   }
   async acquire(channel: Channel): Promise<GateTicket | undefined> {
     if (this.open.has(channel)) return undefined;
     if (this.openAfterNext.delete(channel)) this.open.add(channel);
-    return this.free;
+    return { provider: channel, release: async () => undefined };
   }
   async close(): Promise<void> {}
 }

@@ -37,8 +37,12 @@ export function loadLuaSource(file: string, includesDir = LUA_INCLUDES_DIR): str
   return expand(readOnce(file), file, []);
 }
 
-/** Key count of a script named BullMQ's way, `name-<numberOfKeys>.lua`. */
-export function keyCount(name: string): number {
+/**
+ * Key count of a script named BullMQ's way, `name-<numberOfKeys>.lua`; `name-n.lua` is variadic
+ * (undefined: the caller passes the key count as the first argument).
+ */
+export function keyCount(name: string): number | undefined {
+  if (name.endsWith('-n')) return undefined;
   const count = Number(name.split('-').at(-1));
   if (!Number.isInteger(count)) throw new Error(`Lua script '${name}' must be named name-<numberOfKeys>`);
   return count;
@@ -51,10 +55,11 @@ export function keyCount(name: string): number {
  * different script sets apart on one connection.
  */
 export function defineLuaCommands<Name extends string>(redis: Redis, dir: string, prefix: string, names: readonly Name[]): (name: Name) => LuaCommand {
-  const commandName = (name: Name) => `${prefix}_${name.replace(/-\d+$/, '').replace(/-/g, '_')}`;
+  const commandName = (name: Name) => `${prefix}_${name.replace(/-(\d+|n)$/, '').replace(/-/g, '_')}`;
   for (const name of names) {
     if (!(commandName(name) in redis)) {
-      redis.defineCommand(commandName(name), { numberOfKeys: keyCount(name), lua: loadLuaSource(join(dir, `${name}.lua`)) });
+      const numberOfKeys = keyCount(name);
+      redis.defineCommand(commandName(name), { ...(numberOfKeys === undefined ? {} : { numberOfKeys }), lua: loadLuaSource(join(dir, `${name}.lua`)) });
     }
   }
   return (name) => (redis as unknown as Record<string, LuaCommand>)[commandName(name)]!.bind(redis);

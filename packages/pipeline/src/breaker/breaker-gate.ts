@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { CHANNELS, type AttemptOutcome, type Channel } from '@notify/core';
-import { OPEN_GATE, type ChannelGate, type GateTicket } from '../channel-gate';
+import { SINGLE_PROVIDER_ROUTES, breakerNames, openGate, type ChannelGate, type GateTicket, type ProviderRoutes } from '../channel-gate';
 import type { BreakerConfig } from './breaker-config';
 import { createBreakerMetrics } from './breaker-metrics';
 import { loadBreakerScripts, type StatesReading } from './breaker-scripts';
@@ -21,17 +21,19 @@ export interface BreakerGateDeps {
   config: BreakerConfig;
   registry: Registry;
   logger: Logger;
+  /** Each channel's providers, in the order they are tried (default: one per channel, named after it). */
+  routes?: ProviderRoutes;
 }
 
-export type BreakerStates = Record<Channel, BreakerState>;
+/** Effective state by breaker name (one breaker per provider). */
+export type BreakerStates = Record<string, BreakerState>;
 
 export interface BreakerGate extends ChannelGate {
-  /** Every channel's effective state, as `openChannels()` sees it (same local copy). */
+  /** Every provider's effective state, as `openChannels()` sees it (same local copy). */
   states(): Promise<BreakerStates>;
 }
 
 const FAILED = Symbol('breaker-redis-failed');
-const ALL_CLOSED: BreakerStates = { push: 'closed', sms: 'closed', email: 'closed' };
 
 /** What this process knows of one breaker: its state, and (open) when it lets probes through. */
 interface View {
@@ -40,14 +42,17 @@ interface View {
 }
 
 /**
- * The channel gate backed by the shared breakers (one per channel, in Redis, on Redis's clock).
+ * The channel gate backed by the shared breakers (one per provider, in Redis, on Redis's clock;
+ * with the default routes, one provider per channel named after it). A call goes to the first
+ * provider of its channel whose breaker lets it through; a channel is open only when all of
+ * its providers are.
  *
  * Off the per-call path (`cacheMs` > 0): each process keeps the states it read, refreshed at
- * most every `cacheMs` (read-states-6, all channels in one call) and on every transition its
+ * most every `cacheMs` (read-states-n, every breaker in one call) and on every transition its
  * own calls cause. A call on a channel that reads closed is allowed locally and one that reads
  * open is refused locally; only half-open goes to Redis (acquire-2), because probe leases are
  * shared. Outcomes of ordinary calls are folded locally (OutcomeFold) and reported as one
- * add-outcomes-2 call per channel per `cacheMs`, at once when this process alone may have
+ * add-outcomes-2 call per provider per `cacheMs`, at once when this process alone may have
  * decided the verdict. Probes report at once (report-probe-2). The rule, the minimum volume
  * and the probe leases are the scripts', unchanged; what the fold adds is a delay of at most
  * `cacheMs` before other processes see a transition. `cacheMs` = 0: every call asks Redis.
@@ -62,18 +67,22 @@ interface View {
  */
 export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   const { redis, config } = deps;
+  const routes = deps.routes ?? SINGLE_PROVIDER_ROUTES;
+  const names = breakerNames(routes);
+  const channelOf = new Map(CHANNELS.flatMap((c) => routes[c].map((name) => [name, c] as const)));
   const logger = deps.logger.child({ component: 'breaker' });
   if (!config.enabled) {
     logger.info('circuit breakers disabled: every channel is always callable');
-    return { ...OPEN_GATE, states: async () => ALL_CLOSED };
+    const allClosed = Object.fromEntries(names.map((n) => [n, 'closed']));
+    return { ...openGate(routes), states: async () => allClosed };
   }
-  const scripts = loadBreakerScripts(redis, config);
+  const scripts = loadBreakerScripts(redis, config, names);
   const failOpen = createFailOpenLog(logger);
   const fold = new OutcomeFold();
   const local = config.cacheMs > 0;
   const leasePrefix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   let leaseSeq = 0;
-  const views = new Map<Channel, View>();
+  const views = new Map<string, View>();
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<void> | undefined;
   const metrics = createBreakerMetrics(deps.registry, async () => {
@@ -105,28 +114,29 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     view === undefined ? 'closed' : view.state === 'open' && performance.now() >= view.reopensAt ? 'half-open' : view.state;
 
   /**
-   * Records what Redis said about a channel: local view, gauge, and, when this process's call
-   * moved it (`from`), the transition count and the log line.
+   * Records what Redis said about a provider's breaker: local view, gauge, and, when this
+   * process's call moved it (`from`), the transition count and the log line.
    */
-  function observe(channel: Channel, state: BreakerState, from?: BreakerState, extra: { reopensInMs?: number; calls?: number; failures?: number } = {}): void {
-    const before = views.get(channel);
-    views.set(channel, { state, reopensAt: state === 'open' ? performance.now() + (extra.reopensInMs ?? 0) : 0 });
-    metrics.state.set({ channel }, BREAKER_STATE_CODE[state]);
+  function observe(provider: string, state: BreakerState, from?: BreakerState, extra: { reopensInMs?: number; calls?: number; failures?: number } = {}): void {
+    const before = views.get(provider);
+    const channel = channelOf.get(provider) ?? provider;
+    views.set(provider, { state, reopensAt: state === 'open' ? performance.now() + (extra.reopensInMs ?? 0) : 0 });
+    metrics.state.set({ channel, provider }, BREAKER_STATE_CODE[state]);
     if (from !== undefined) {
-      metrics.transitions.inc({ channel, from, to: state });
-      const fields = { channel, from, to: state, ...(extra.calls ? { calls: extra.calls, failures: extra.failures } : {}) };
-      if (state === 'open') logger.warn(fields, 'breaker opened: calls to this channel are refused');
+      metrics.transitions.inc({ channel, provider, from, to: state });
+      const fields = { channel, provider, from, to: state, ...(extra.calls ? { calls: extra.calls, failures: extra.failures } : {}) };
+      if (state === 'open') logger.warn(fields, 'breaker opened: calls to this provider are refused');
       else logger.info(fields, 'breaker moved');
     } else if (before !== undefined && effective(before) !== state) {
-      logger.info({ channel, fromState: effective(before), toState: state }, 'breaker state observed');
+      logger.info({ channel, provider, fromState: effective(before), toState: state }, 'breaker state observed');
     }
-    if (state !== 'closed') fold.resetFailuresToTrip(channel);
+    if (state !== 'closed') fold.resetFailuresToTrip(provider);
   }
 
   function apply(reading: StatesReading): void {
-    for (const channel of CHANNELS) {
-      const r = reading.channels[channel];
-      observe(channel, r.state, undefined, { reopensInMs: r.reopensInMs });
+    for (const name of names) {
+      const r = reading.breakers[name];
+      if (r) observe(name, r.state, undefined, { reopensInMs: r.reopensInMs });
     }
   }
 
@@ -136,7 +146,7 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
         try {
           const reply = await guard('read', () => scripts.readStates());
           // Failing open is remembered too, so a dead Redis costs one timeout per cacheMs, not per request.
-          if (reply === FAILED) for (const channel of CHANNELS) views.set(channel, { state: 'closed', reopensAt: 0 });
+          if (reply === FAILED) for (const name of names) views.set(name, { state: 'closed', reopensAt: 0 });
           else apply(reply);
           readAt = performance.now();
         } finally {
@@ -145,87 +155,99 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
       })();
       await reading;
     }
-    return Object.fromEntries(CHANNELS.map((c) => [c, effective(views.get(c))])) as BreakerStates;
+    return Object.fromEntries(names.map((n) => [n, effective(views.get(n))]));
   }
 
-  /** Reports one channel's folded outcomes (add-outcomes-2) and takes in what it answered. */
-  async function flush(channel: Channel): Promise<void> {
-    const folded = fold.take(channel);
+  /** Reports one provider's folded outcomes (add-outcomes-2) and takes in what it answered. */
+  async function flush(provider: string): Promise<void> {
+    const folded = fold.take(provider);
     if (!folded) return;
-    const reply = await guard('release', () => scripts.addOutcomes({ channel, ...folded }));
+    const reply = await guard('release', () => scripts.addOutcomes({ breaker: provider, ...folded }));
     if (reply === FAILED) return;
     if (reply.code === 'opened') {
-      observe(channel, 'open', 'closed', reply);
+      observe(provider, 'open', 'closed', reply);
     } else if (reply.code === 'counted') {
-      observe(channel, 'closed');
-      fold.setFailuresToTrip(channel, reply.failuresToTrip);
+      observe(provider, 'closed');
+      fold.setFailuresToTrip(provider, reply.failuresToTrip);
     } else {
       // Not closed any more: keep what we knew of an open period, else take the state as told.
-      if (!(reply.state === 'open' && views.get(channel)?.state === 'open')) observe(channel, reply.state);
+      if (!(reply.state === 'open' && views.get(provider)?.state === 'open')) observe(provider, reply.state);
     }
   }
 
   async function flushAll(): Promise<void> {
-    await Promise.all(fold.channels().map((c) => flush(c)));
+    await Promise.all(fold.breakers().map((b) => flush(b)));
   }
 
-  function ordinary(channel: Channel): GateTicket {
+  function ordinary(provider: string): GateTicket {
     let released = false;
     return {
+      provider,
       async release(outcome: AttemptOutcome | 'not-called') {
         if (released) return;
         released = true;
         const kind = recordKind(outcome);
         // Neutral and never-called outcomes say nothing about the channel: nothing to report.
         if (kind !== 'success' && kind !== 'failure') return;
-        if (fold.add(channel, kind) || !local) await flush(channel);
+        if (fold.add(provider, kind) || !local) await flush(provider);
       },
     };
   }
 
-  function probe(channel: Channel, leaseId: string): GateTicket {
+  function probe(provider: string, leaseId: string): GateTicket {
     let released = false;
     return {
+      provider,
       async release(outcome: AttemptOutcome | 'not-called') {
         if (released) return;
         released = true;
-        const reply = await guard('release', () => scripts.reportProbe({ channel, leaseId, kind: recordKind(outcome) }));
+        const reply = await guard('release', () => scripts.reportProbe({ breaker: provider, leaseId, kind: recordKind(outcome) }));
         if (reply === FAILED) return;
-        if (reply.code === 'closed') observe(channel, 'closed', 'half-open');
-        else if (reply.code === 'reopened') observe(channel, 'open', 'half-open', { reopensInMs: config.openMs });
+        if (reply.code === 'closed') observe(provider, 'closed', 'half-open');
+        else if (reply.code === 'reopened') observe(provider, 'open', 'half-open', { reopensInMs: config.openMs });
       },
     };
+  }
+
+  /** One provider's breaker: a ticket, or undefined when it refuses (open, or no probe slot free). */
+  async function acquireProvider(provider: string): Promise<GateTicket | undefined> {
+    if (local) {
+      const state = (await states())[provider];
+      if (state === 'closed') return ordinary(provider);
+      if (state === 'open') return undefined;
+    }
+    leaseSeq += 1;
+    const leaseId = `${leasePrefix}-${leaseSeq}`;
+    const reply = await guard('acquire', () => scripts.acquire({ breaker: provider, leaseId }));
+    if (reply === FAILED) return ordinary(provider);
+    switch (reply.code) {
+      case 'allowed':
+        observe(provider, 'closed');
+        return ordinary(provider);
+      case 'refused':
+        observe(provider, 'open', undefined, reply);
+        return undefined;
+      case 'probe':
+        observe(provider, 'half-open', reply.movedFromOpen ? 'open' : undefined);
+        return probe(provider, leaseId);
+      default:
+        observe(provider, 'half-open', reply.movedFromOpen ? 'open' : undefined);
+        return undefined;
+    }
   }
 
   return {
     async openChannels() {
       const current = await states();
-      return new Set(CHANNELS.filter((c) => current[c] === 'open'));
+      return new Set(CHANNELS.filter((c) => routes[c].length > 0 && routes[c].every((p) => current[p] === 'open')));
     },
-    async acquire(channel) {
-      if (local) {
-        const state = (await states())[channel];
-        if (state === 'closed') return ordinary(channel);
-        if (state === 'open') return undefined;
+    /** The channel's providers in order: the first whose breaker lets the call through makes it. */
+    async acquire(channel: Channel) {
+      for (const provider of routes[channel]) {
+        const ticket = await acquireProvider(provider);
+        if (ticket) return ticket;
       }
-      leaseSeq += 1;
-      const leaseId = `${leasePrefix}-${leaseSeq}`;
-      const reply = await guard('acquire', () => scripts.acquire({ channel, leaseId }));
-      if (reply === FAILED) return ordinary(channel);
-      switch (reply.code) {
-        case 'allowed':
-          observe(channel, 'closed');
-          return ordinary(channel);
-        case 'refused':
-          observe(channel, 'open', undefined, reply);
-          return undefined;
-        case 'probe':
-          observe(channel, 'half-open', reply.movedFromOpen ? 'open' : undefined);
-          return probe(channel, leaseId);
-        default:
-          observe(channel, 'half-open', reply.movedFromOpen ? 'open' : undefined);
-          return undefined;
-      }
+      return undefined;
     },
     states,
     async close() {

@@ -9,20 +9,20 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export function createBreakerMetrics(registry: Registry, collect?: () => Promise<void>) {
   const registers = [registry];
   const state =
-    existing<Gauge<'channel'>>(registry, 'notify_breaker_state') ??
+    existing<Gauge<'channel' | 'provider'>>(registry, 'notify_breaker_state') ??
     new Gauge({
       name: 'notify_breaker_state',
-      help: 'Circuit breaker state per channel, shared through Redis: 0 closed, 1 half-open, 2 open.',
-      labelNames: ['channel'] as const,
+      help: 'Circuit breaker state per provider (and its channel), shared through Redis: 0 closed, 1 half-open, 2 open.',
+      labelNames: ['channel', 'provider'] as const,
       registers,
       ...(collect ? { collect } : {}),
     });
   const transitions =
-    existing<Counter<'channel' | 'from' | 'to'>>(registry, 'notify_breaker_transitions_total') ??
+    existing<Counter<'channel' | 'provider' | 'from' | 'to'>>(registry, 'notify_breaker_transitions_total') ??
     new Counter({
       name: 'notify_breaker_transitions_total',
-      help: 'Circuit breaker transitions caused by this process, by channel, from and to state.',
-      labelNames: ['channel', 'from', 'to'] as const,
+      help: 'Circuit breaker transitions caused by this process, by channel, provider, from and to state.',
+      labelNames: ['channel', 'provider', 'from', 'to'] as const,
       registers,
     });
   const redisErrors =

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { CHANNELS, breakerKey, breakerProbesKey, type Channel } from '@notify/core';
+import { CHANNELS, breakerKey, breakerProbesKey } from '@notify/core';
 import { defineLuaCommands } from '../lua-commands';
 import { decodeReply, text } from '../scripts/script-reply';
 import type { BreakerConfig } from './breaker-config';
@@ -11,7 +11,7 @@ import { isBreakerState, type BreakerState, type RecordKind } from './breaker-st
  * shared fragments included at load time), each behind one typed method: a named argument
  * object in, a decoded union out (packages/pipeline/README.md, "Lua scripts").
  */
-export const BREAKER_SCRIPTS = ['acquire-2', 'report-probe-2', 'add-outcomes-2', 'read-states-6'] as const;
+export const BREAKER_SCRIPTS = ['acquire-2', 'report-probe-2', 'add-outcomes-2', 'read-states-n'] as const;
 export const BREAKER_LUA_DIR = join(__dirname, 'lua');
 const SCRIPTS = BREAKER_SCRIPTS;
 const DIR = BREAKER_LUA_DIR;
@@ -22,7 +22,7 @@ export const ACQUIRE_CODES = { refused: 0, allowed: 1, probe: 2, busy: 3 } as co
 export const REPORT_PROBE_CODES = { released: 0, closed: 1, reopened: 2, expired: 3 } as const;
 /** add-outcomes-2.lua's return codes. */
 export const ADD_OUTCOMES_CODES = { counted: 0, opened: 1, ignored: 2 } as const;
-/** read-states-6.lua's return code. */
+/** read-states-n.lua's return code. */
 export const READ_STATES_CODES = { read: 0 } as const;
 
 export type AcquireReply =
@@ -39,7 +39,7 @@ export type AddOutcomesReply =
   | { code: 'opened'; calls: number; failures: number; reopensInMs: number }
   | { code: 'ignored'; state: BreakerState };
 
-export interface ChannelReading {
+export interface BreakerReading {
   /** Effective state: open past its period reads as half-open. */
   state: BreakerState;
   /** Open only: ms until it lets probes through (else 0). */
@@ -56,7 +56,8 @@ export interface ChannelReading {
 export interface StatesReading {
   /** Redis time of the read (ms). */
   now: number;
-  channels: Record<Channel, ChannelReading>;
+  /** By breaker name: one breaker per provider (a provider named after its channel by default). */
+  breakers: Record<string, BreakerReading>;
 }
 
 function state(raw: unknown): BreakerState {
@@ -65,16 +66,18 @@ function state(raw: unknown): BreakerState {
   return value;
 }
 
-/** Reads every breaker (read-states-6): no writes, one round trip. */
-export async function readBreakerStates(redis: Redis): Promise<StatesReading> {
-  if (CHANNELS.length !== 3) throw new Error('read-states-6.lua reads exactly three channels');
-  const command = defineLuaCommands(redis, DIR, 'notify_breaker', ['read-states-6'])('read-states-6');
-  const reply = await command(...CHANNELS.map((c) => breakerKey(c)), ...CHANNELS.map((c) => breakerProbesKey(c)));
-  const { detail } = decodeReply('read-states-6', READ_STATES_CODES, reply);
-  const channels = {} as Record<Channel, ChannelReading>;
-  CHANNELS.forEach((channel, i) => {
+/**
+ * Reads the named breakers (read-states-n): no writes, one round trip. `names` defaults to one
+ * breaker per channel, the single-provider setup.
+ */
+export async function readBreakerStates(redis: Redis, names: readonly string[] = CHANNELS): Promise<StatesReading> {
+  const command = defineLuaCommands(redis, DIR, 'notify_breaker', ['read-states-n'])('read-states-n');
+  const reply = await command(names.length * 2, ...names.map((n) => breakerKey(n)), ...names.map((n) => breakerProbesKey(n)));
+  const { detail } = decodeReply('read-states-n', READ_STATES_CODES, reply);
+  const breakers: Record<string, BreakerReading> = {};
+  names.forEach((name, i) => {
     const [s, reopens, since, calls, failures, probes] = detail.slice(1 + i * 6, 7 + i * 6);
-    channels[channel] = {
+    breakers[name] = {
       state: state(s),
       reopensInMs: Number(reopens),
       since: text(since) === '' ? undefined : Number(since),
@@ -83,24 +86,25 @@ export async function readBreakerStates(redis: Redis): Promise<StatesReading> {
       probesInFlight: Number(probes),
     };
   });
-  return { now: Number(detail[0]), channels };
+  return { now: Number(detail[0]), breakers };
 }
 
 export interface BreakerScripts {
-  acquire(a: { channel: Channel; leaseId: string }): Promise<AcquireReply>;
-  reportProbe(a: { channel: Channel; leaseId: string; kind: RecordKind }): Promise<ReportProbeReply>;
-  addOutcomes(a: { channel: Channel; calls: number; failures: number }): Promise<AddOutcomesReply>;
+  acquire(a: { breaker: string; leaseId: string }): Promise<AcquireReply>;
+  reportProbe(a: { breaker: string; leaseId: string; kind: RecordKind }): Promise<ReportProbeReply>;
+  addOutcomes(a: { breaker: string; calls: number; failures: number }): Promise<AddOutcomesReply>;
   readStates(): Promise<StatesReading>;
 }
 
-export function loadBreakerScripts(redis: Redis, config: BreakerConfig): BreakerScripts {
+/** `names`: every breaker this process reads (one per provider). */
+export function loadBreakerScripts(redis: Redis, config: BreakerConfig, names: readonly string[] = CHANNELS): BreakerScripts {
   const command = defineLuaCommands(redis, DIR, 'notify_breaker', SCRIPTS);
   const acquire = command('acquire-2');
   const reportProbe = command('report-probe-2');
   const addOutcomes = command('add-outcomes-2');
   return {
-    async acquire({ channel, leaseId }) {
-      const reply = await acquire(breakerKey(channel), breakerProbesKey(channel), leaseId, config.probes, config.probeLeaseMs);
+    async acquire({ breaker, leaseId }) {
+      const reply = await acquire(breakerKey(breaker), breakerProbesKey(breaker), leaseId, config.probes, config.probeLeaseMs);
       const { code, detail } = decodeReply('acquire-2', ACQUIRE_CODES, reply);
       switch (code) {
         case 'refused':
@@ -111,14 +115,14 @@ export function loadBreakerScripts(redis: Redis, config: BreakerConfig): Breaker
           return { code, movedFromOpen: text(detail[0]) === 'open' };
       }
     },
-    async reportProbe({ channel, leaseId, kind }) {
-      const reply = await reportProbe(breakerKey(channel), breakerProbesKey(channel), leaseId, kind, config.probeSuccesses, config.openMs, config.windowSlots);
+    async reportProbe({ breaker, leaseId, kind }) {
+      const reply = await reportProbe(breakerKey(breaker), breakerProbesKey(breaker), leaseId, kind, config.probeSuccesses, config.openMs, config.windowSlots);
       return { code: decodeReply('report-probe-2', REPORT_PROBE_CODES, reply).code };
     },
-    async addOutcomes({ channel, calls, failures }) {
+    async addOutcomes({ breaker, calls, failures }) {
       const reply = await addOutcomes(
-        breakerKey(channel),
-        breakerProbesKey(channel),
+        breakerKey(breaker),
+        breakerProbesKey(breaker),
         calls,
         failures,
         config.windowMs,
@@ -139,6 +143,6 @@ export function loadBreakerScripts(redis: Redis, config: BreakerConfig): Breaker
           return { code, state: state(detail[0]) };
       }
     },
-    readStates: () => readBreakerStates(redis),
+    readStates: () => readBreakerStates(redis, names),
   };
 }

@@ -7,11 +7,11 @@ describe('OutcomeFold', () => {
     for (let i = 0; i < 5; i += 1) fold.add('push', 'success');
     fold.add('push', 'failure');
     fold.add('sms', 'success');
-    expect(fold.channels().sort()).toEqual(['push', 'sms']);
+    expect(fold.breakers().sort()).toEqual(['push', 'sms']);
     expect(fold.take('push')).toEqual({ calls: 6, failures: 1 });
     expect(fold.take('push')).toBeUndefined();
     expect(fold.take('email')).toBeUndefined();
-    expect(fold.channels()).toEqual(['sms']);
+    expect(fold.breakers()).toEqual(['sms']);
   });
 
   it('asks for a report at once on the first failure until the script says how many could trip it', () => {

@@ -1,14 +1,15 @@
 --[[
-  Reads every channel's breaker without changing any: the gate's periodic refresh, the
-  gauges, the chaos CLI and scenario timelines. An open breaker past its open period reads as
+  Reads every breaker (one per provider) without changing any: the gate's periodic refresh,
+  the gauges, the chaos CLI and scenario timelines. An open breaker past its open period reads as
   half-open (since the period ended); the next acquire-2 records that move.
 
-  KEYS[1..3] breaker hashes of push, sms, email (CHANNELS order)
-  KEYS[4..6] their probe leases
+  Variadic (called with the key count first): 2N keys for N breakers.
+  KEYS[1..N]    breaker hashes, in the caller's order
+  KEYS[N+1..2N] their probe leases
 
   ARGV none
 
-  Returns { code, now, then per channel: state, reopensInMs, since, windowCalls, windowFailures, probesInFlight }
+  Returns { code, now, then per breaker: state, reopensInMs, since, windowCalls, windowFailures, probesInFlight }
     0 read   now: Redis time (ms); since: '' when it never moved; window sums only while closed
 ]]
 --- @include "redis-time-ms"
