@@ -34,7 +34,12 @@ export interface StepProcessorDeps {
   logger: Logger;
   config: CascadeConfig;
   now?: () => number;
+  /** Tenant webhooks (packages/webhooks): told where a notification ends or an attempt failed. Never fails a step. */
+  events?: { publish(event: { type: StepEventType; notificationId: string; step?: number }): Promise<void> };
 }
+
+/** What the step processor tells `events`: a notification's terminal state, or a failed attempt. */
+export type StepEventType = 'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'attempt.failed';
 
 /** What a step job did; returned as the BullMQ job's result (visible in bull-board). */
 export type StepResult =
@@ -62,6 +67,15 @@ type After = RecordedOutcome | 'skip' | 'not-sent';
 export function createStepProcessor(deps: StepProcessorDeps) {
   const { redis, scripts, queues, provider, gate, metrics, config } = deps;
   const now = deps.now ?? Date.now;
+  /** Publishing is best effort beside the delivery: an error is logged, never thrown into the step. */
+  const publish = async (type: StepEventType, data: StepJobData) => {
+    if (!deps.events) return;
+    try {
+      await deps.events.publish({ type, notificationId: data.id, step: data.step });
+    } catch (error) {
+      deps.logger.warn({ err: error, notificationId: data.id, type }, 'webhook event not published');
+    }
+  };
 
   async function process(data: StepJobData): Promise<StepResult> {
     const ticket = await gate.acquire(data.channel);
@@ -142,8 +156,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       metrics.notifications.inc({ priority: data.priority, outcome: 'delivered' });
       metrics.deliveryLatency.observe({ priority: data.priority }, Math.max(0, now() - finished.acceptedAt) / 1000);
       metrics.cascadeDepth.observe({ outcome: 'delivered' }, finished.calls || 1);
+      await publish('notification.delivered', data);
       return { action: 'called', outcome: result.outcome, channel: data.channel };
     }
+    if (finished.code === 'recorded' && result.outcome !== 'delivered') await publish('attempt.failed', data);
     if (result.outcome !== 'delivered') await advance(data, [], result.sent ? result.outcome : 'not-sent');
     return { action: 'called', outcome: result.outcome, channel: data.channel };
   }
@@ -231,6 +247,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       if (ended.code === 'ended') {
         metrics.notifications.inc({ priority: data.priority, outcome: status });
         metrics.cascadeDepth.observe({ outcome: status }, Number(fields.calls ?? 0));
+        await publish(status === 'unconfirmed' ? 'notification.unconfirmed' : 'notification.failed', data);
       }
       return;
     }

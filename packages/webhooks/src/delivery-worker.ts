@@ -1,5 +1,5 @@
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WebhookMetrics } from '@notify/metrics';
 import { retryDelayMs, type WebhookConfig } from './config';
@@ -29,7 +29,7 @@ export type DeliveryJobResult =
 
 export interface DeliveryWorkerDeps {
   connection: ConnectionOptions;
-  redis: Redis;
+  redis: Redis | Cluster;
   registry: WebhookRegistry;
   sender: WebhookSender;
   publisher: WebhookPublisher;

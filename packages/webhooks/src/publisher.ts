@@ -1,5 +1,5 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { notificationKey } from '@notify/core';
 import { toNotificationView, type RecordFields } from '@notify/pipeline';
@@ -52,7 +52,7 @@ export interface StepEventSink {
  * job is kept adds nothing.
  */
 export class WebhookPublisher {
-  constructor(private readonly deps: { redis: Redis; registry: WebhookRegistry; queue: Queue<WebhookJobData>; logger: Logger; now?: () => number }) {}
+  constructor(private readonly deps: { redis: Redis | Cluster; registry: WebhookRegistry; queue: Queue<WebhookJobData>; logger: Logger; now?: () => number }) {}
 
   /** Answers how many deliveries were enqueued. */
   async publishNotificationEvent(tenant: string, event: WebhookEvent): Promise<number> {

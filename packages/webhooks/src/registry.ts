@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events';
 import { webhookDeliveriesKey, webhookEndpointKey, webhookFailingSinceKey, webhookSemaphoreKey, webhookTenantKey } from './keys';
@@ -124,7 +124,7 @@ export function signingSecrets(endpoint: WebhookEndpoint, now = Date.now()): str
  */
 export class WebhookRegistry {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from './config';
 import { webhookJobId } from './keys';
@@ -10,7 +10,13 @@ import { checkHost, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
 
 /** The api's side of the webhooks: the registry, the queue (retries, events), the URL check. */
-export function createWebhookService(deps: { redis: Redis; config: WebhookConfig; logger: Logger; resolve?: Resolver; registrationDnsTimeoutMs?: number }) {
+export function createWebhookService(deps: {
+  redis: Redis | Cluster;
+  config: WebhookConfig;
+  logger: Logger;
+  resolve?: Resolver;
+  registrationDnsTimeoutMs?: number;
+}) {
   const registry = new WebhookRegistry(deps.redis);
   const queue = createWebhookQueue(deps.redis, deps.config);
   const publisher = new WebhookPublisher({ redis: deps.redis, registry, queue, logger: deps.logger });
