@@ -73,7 +73,7 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   const logger = deps.logger.child({ component: 'breaker' });
   if (!config.enabled) {
     logger.info('circuit breakers disabled: every channel is always callable');
-    const allClosed = Object.fromEntries(names.map((n) => [n, 'closed']));
+    const allClosed: BreakerStates = Object.fromEntries(names.map((n) => [n, 'closed' as const]));
     return { ...openGate(routes), states: async () => allClosed };
   }
   const scripts = loadBreakerScripts(redis, config, names);
