@@ -1,0 +1,276 @@
+import { PDU, connect, type Session } from 'smpp';
+import { BIND_CREDENTIAL_STATUSES, SMPP_STATUS, statusClass, statusName } from './command-status';
+import type { SmppEndpoint } from './config';
+
+/** The little of a logger the session uses (pino's signature). */
+export interface SmppLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export const SILENT_LOGGER: SmppLogger = { info: () => undefined, warn: () => undefined };
+
+export interface SmppSessionOptions {
+  /** The provider's name, for logs. */
+  name: string;
+  endpoint: SmppEndpoint;
+  systemType: string;
+  timeouts: { connectMs: number; bindMs: number; enquireLinkMs: number };
+  enquireLinkMs: number;
+  rebind: { initialMs: number; maxMs: number };
+  logger: SmppLogger;
+  /** Every deliver_sm the SMSC sends (answered with deliver_sm_resp by the session after this returns). */
+  onDeliverSm: (pdu: PDU) => void;
+}
+
+/** Why the last bind failed; `credentials` when the SMSC refused the system_id/password/system_type. */
+export interface BindFailure {
+  credentials: boolean;
+  errorClass: string;
+  message: string;
+}
+
+/** What became of one request PDU. */
+export type RequestResult = { kind: 'response'; pdu: PDU } | { kind: 'timeout' } | { kind: 'lost' };
+
+interface Pending {
+  resolve: (result: RequestResult) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One bound transceiver session to an SMSC, kept open: bind_transceiver after connect,
+ * enquire_link every `enquireLinkMs` (a missing enquire_link_resp counts as a lost session),
+ * re-connect and re-bind with doubling backoff after any loss or refusal. Request PDUs carry the
+ * session's own sequence numbers; their answers, a timeout or the loss of the session settle them.
+ */
+export class SmppSession {
+  private session: Session | undefined;
+  private bound = false;
+  private closed = false;
+  private sequence = 0;
+  private attempt = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly boundWaiters = new Set<() => void>();
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private enquireTimer: NodeJS.Timeout | undefined;
+  private lastFailure: BindFailure | undefined;
+
+  constructor(private readonly options: SmppSessionOptions) {}
+
+  get isBound(): boolean {
+    return this.bound;
+  }
+
+  /** Why the last bind failed (cleared by a successful bind). */
+  get bindFailure(): BindFailure | undefined {
+    return this.lastFailure;
+  }
+
+  start(): void {
+    if (!this.closed && !this.session && !this.reconnectTimer) this.open();
+  }
+
+  /**
+   * Waits up to `waitMs` for a bound session. Answers true when bound; false on timeout, on
+   * close, or as soon as a bind is refused for its credentials (waiting longer would not help).
+   */
+  waitBound(waitMs: number): Promise<boolean> {
+    if (this.bound) return Promise.resolve(true);
+    if (this.closed || this.lastFailure?.credentials) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.boundWaiters.delete(done);
+        resolve(this.bound);
+      };
+      const timer = setTimeout(done, waitMs);
+      this.boundWaiters.add(done);
+    });
+  }
+
+  /**
+   * Writes one request PDU and settles with its answer, `timeout` when none came within
+   * `timeoutMs` of writing, or `lost` when the session went first. Answers undefined when
+   * nothing was written (not bound, or the socket is not writable).
+   */
+  request(command: string, params: Record<string, unknown>, timeoutMs: number): Promise<RequestResult> | undefined {
+    const session = this.session;
+    if (!session || !this.bound) return undefined;
+    return this.write(session, command, params, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.enquireTimer);
+    const session = this.session;
+    if (session && this.bound) {
+      const answer = this.write(session, 'unbind', {}, 1_000);
+      if (answer) await answer;
+    }
+    this.bound = false;
+    this.wakeBoundWaiters();
+    if (session) await new Promise<void>((resolve) => session.destroy(() => resolve()));
+    this.failPending();
+    this.session = undefined;
+  }
+
+  private write(session: Session, command: string, params: Record<string, unknown>, timeoutMs: number): Promise<RequestResult> | undefined {
+    this.sequence = this.sequence >= 0x7fffffff ? 1 : this.sequence + 1;
+    const sequence = this.sequence;
+    const pdu = new PDU(command, { ...params, sequence_number: sequence });
+    let settle: (result: RequestResult) => void = () => undefined;
+    const answer = new Promise<RequestResult>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => {
+      if (this.pending.delete(sequence)) settle({ kind: 'timeout' });
+    }, timeoutMs);
+    this.pending.set(sequence, { resolve: settle, timer });
+    // The package writes synchronously to the socket, or answers false when it is not writable.
+    if (!session.send(pdu)) {
+      this.pending.delete(sequence);
+      clearTimeout(timer);
+      return undefined;
+    }
+    return answer;
+  }
+
+  private open(): void {
+    const { endpoint, timeouts, logger, name } = this.options;
+    const session = connect({ host: endpoint.host, port: endpoint.port, tls: endpoint.tls });
+    this.session = session;
+    const connectTimer = setTimeout(() => {
+      this.lastFailure = { credentials: false, errorClass: 'smpp-connect-timeout', message: `no connection to the SMSC within ${timeouts.connectMs} ms` };
+      session.destroy();
+    }, timeouts.connectMs);
+    session.on(endpoint.tls ? 'secureConnect' : 'connect', () => {
+      clearTimeout(connectTimer);
+      void this.bind(session);
+    });
+    session.on('pdu', (pdu: PDU) => this.onPdu(session, pdu));
+    session.on('error', (error: NodeJS.ErrnoException) => {
+      // The package stops reading after a PDU it cannot parse: the session is useless, start over.
+      if (!this.bound) this.lastFailure ??= { credentials: false, errorClass: error.code ?? 'smpp-error', message: 'SMSC connection failed' };
+      logger.warn({ provider: name, code: error.code ?? 'error' }, 'smpp session error');
+      session.destroy();
+    });
+    session.on('close', () => {
+      clearTimeout(connectTimer);
+      this.onLost(session);
+    });
+  }
+
+  private async bind(session: Session): Promise<void> {
+    const { endpoint, systemType, timeouts, logger, name } = this.options;
+    const answer = this.write(
+      session,
+      'bind_transceiver',
+      { system_id: endpoint.systemId, password: endpoint.password, system_type: systemType, interface_version: 0x34 },
+      timeouts.bindMs,
+    );
+    const result = answer ? await answer : ({ kind: 'lost' } as const);
+    if (session !== this.session || this.closed) return;
+    if (result.kind === 'response' && result.pdu.command_status === SMPP_STATUS.ESME_ROK) {
+      this.bound = true;
+      this.attempt = 0;
+      this.lastFailure = undefined;
+      logger.info({ provider: name }, 'smpp session bound');
+      this.enquireTimer = setInterval(() => void this.enquire(session), this.options.enquireLinkMs);
+      this.wakeBoundWaiters();
+      return;
+    }
+    if (result.kind === 'response') {
+      const status = result.pdu.command_status;
+      const credentials = BIND_CREDENTIAL_STATUSES.has(status) || result.pdu.command === 'generic_nack';
+      this.lastFailure = credentials
+        ? {
+            credentials,
+            errorClass: 'config-bind-refused',
+            message: `the SMSC refused the bind (${statusName(status)}): check systemId, password and systemType of provider ${name}`,
+          }
+        : { credentials, errorClass: statusClass(status), message: `the SMSC refused the bind (${statusName(status)})` };
+      logger.warn({ provider: name, status: statusName(status) }, 'smpp bind refused');
+      // Bind failures of credentials wake the senders now: they fail at once as a configuration error.
+      if (credentials) this.wakeBoundWaiters();
+    } else {
+      this.lastFailure = { credentials: false, errorClass: 'smpp-bind-timeout', message: 'no bind_transceiver_resp within the bind timeout' };
+      logger.warn({ provider: name }, 'smpp bind not answered');
+    }
+    session.destroy();
+  }
+
+  private async enquire(session: Session): Promise<void> {
+    const answer = this.request('enquire_link', {}, this.options.timeouts.enquireLinkMs);
+    if (!answer) return;
+    const result = await answer;
+    if (result.kind === 'timeout' && session === this.session) {
+      this.options.logger.warn({ provider: this.options.name }, 'smpp enquire_link not answered: re-binding');
+      session.destroy();
+    }
+  }
+
+  private onPdu(session: Session, pdu: PDU): void {
+    if (session !== this.session) return;
+    if (pdu.isResponse()) {
+      const entry = this.pending.get(pdu.sequence_number);
+      if (!entry) return; // an answer after its timeout: the call already counted as unknown
+      this.pending.delete(pdu.sequence_number);
+      clearTimeout(entry.timer);
+      entry.resolve({ kind: 'response', pdu });
+      return;
+    }
+    switch (pdu.command) {
+      case 'deliver_sm':
+        try {
+          this.options.onDeliverSm(pdu);
+        } finally {
+          session.send(pdu.response());
+        }
+        return;
+      case 'enquire_link':
+        session.send(pdu.response());
+        return;
+      case 'unbind':
+        this.bound = false;
+        session.send(pdu.response());
+        session.close();
+        return;
+      default:
+        // A request an ESME does not take (data_sm, alert_notification...): refuse it so the SMSC does not wait.
+        session.send(pdu.response({ command_status: SMPP_STATUS.ESME_RX_T_APPN }));
+    }
+  }
+
+  private onLost(session: Session): void {
+    if (session !== this.session) return;
+    const wasBound = this.bound;
+    this.bound = false;
+    this.session = undefined;
+    clearInterval(this.enquireTimer);
+    this.enquireTimer = undefined;
+    this.failPending();
+    if (this.closed) return;
+    if (wasBound) this.options.logger.warn({ provider: this.options.name }, 'smpp session lost: re-binding');
+    const { initialMs, maxMs } = this.options.rebind;
+    const base = Math.min(maxMs, initialMs * 2 ** Math.min(this.attempt, 20));
+    this.attempt++;
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closed) this.open();
+    }, delay);
+  }
+
+  private failPending(): void {
+    for (const [sequence, entry] of this.pending) {
+      this.pending.delete(sequence);
+      clearTimeout(entry.timer);
+      entry.resolve({ kind: 'lost' });
+    }
+  }
+
+  private wakeBoundWaiters(): void {
+    for (const wake of [...this.boundWaiters]) wake();
+  }
+}
