@@ -2,3 +2,5 @@ export * from './adapter';
 export * from './network-failure';
 export * from './config-fields';
 export * from './simulator';
+export * from './push-address';
+export * from './web-push';
