@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import { ChannelQueues, IntakeService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
 import { connectRedis, createLimitedServer, listenOn, startMetricsListener } from '@notify/runtime';
+import { createWebhookService } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
@@ -37,6 +38,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
 
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.
   const history = openHistoryAccess(config.history, logger);
+  const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
 
   let draining = false;
   const shutdown = new AbortController();
@@ -52,6 +54,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     isDraining: () => draining,
     history,
     maxListLimit: config.history.maxListLimit,
+    webhooks: { service: webhooks, config: config.webhooks },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
@@ -102,6 +105,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         await metricsListener.close();
         await tracking.close();
         await queues.close();
+        await webhooks.close();
         await gate.close();
         await history.close();
         await redis.quit().catch(() => redis.disconnect());

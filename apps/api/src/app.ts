@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
 import type { IntakeService, RecipientStore } from '@notify/pipeline';
+import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
 import type { HistoryAccess } from './history-access';
@@ -11,6 +12,7 @@ import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
 import { notificationsRouter } from './routes/notifications';
 import { recipientsRouter } from './routes/recipients';
+import { webhooksRouter } from './routes/webhooks';
 
 export interface AppDeps {
   redis: Redis;
@@ -28,6 +30,8 @@ export interface AppDeps {
   maxListLimit?: number;
   /** Extra routers, mounted under their path with tenant or admin auth (tracking query, bull-board). */
   routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
+  /** Tenant webhooks (`/v1/webhooks`); without it the routes are not served. */
+  webhooks?: { service: WebhookService; config: Pick<WebhookConfig, 'maxEndpoints'> };
 }
 
 /** The HTTP application, separate from listen() so tests drive it with supertest. */
@@ -46,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   const history = { ...(deps.history ? { history: deps.history } : {}), ...(deps.maxListLimit ? { maxListLimit: deps.maxListLimit } : {}) };
   app.use('/v1/notifications', tenant, json, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history }));
   app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history }));
+  if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);
     else if (extra.auth === 'admin') app.use(extra.path, requireAdmin(deps.adminApiKey), documentedErrorShape(), extra.router);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
 import { DEV_DEFAULTS, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHistoryConfig, toHttpServerLimits } from '@notify/runtime';
+import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { loadTrackingConfig } from './tracking';
 
 /** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
@@ -58,6 +59,7 @@ export const apiEnvShape = {
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
   ...historyEnvShape,
+  ...webhookEnvShape,
   /** The largest `limit` of one page of GET /v1/notifications (a larger one is a 400 naming `limit`). */
   HISTORY_MAX_LIST_LIMIT: z.coerce.number().int().min(1).max(1_000).default(100),
   API_HOST: z.string().default(DEV_DEFAULTS.host),
@@ -134,5 +136,6 @@ export function loadConfig(env: Record<string, string | undefined>) {
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,
     tracking: loadTrackingConfig(env),
+    webhooks: toWebhookConfig(c),
   };
 }

@@ -21,6 +21,7 @@ import {
   toHistoryConfig,
   toHttpServerLimits,
 } from '@notify/runtime';
+import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
 const url = (port: number) =>
@@ -73,6 +74,7 @@ export const workerEnvShape = {
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
   ...historyEnvShape,
+  ...webhookEnvShape,
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
   WORKER_ROLES: roles,
@@ -157,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     history: toHistoryConfig(c),
+    webhooks: toWebhookConfig(c),
     archiver: {
       enabled: c.ARCHIVER_ENABLED,
       config: {

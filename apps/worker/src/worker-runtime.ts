@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
-import { createHistoryMetrics, createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
+import { createHistoryMetrics, createPipelineMetrics, createRegistry, createWebhookMetrics, registerQueueDepthGauge } from '@notify/metrics';
 import {
   Archiver,
   ChannelQueues,
@@ -15,6 +15,7 @@ import {
   type ProviderEndpoint,
 } from '@notify/pipeline';
 import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
+import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
 
 export interface RunningWorker {
@@ -44,6 +45,20 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // connection's endless retries until the breaker's timeout.
   const breakerRedis = options.gate ? undefined : await connectRedis(config.redisUrl, 'producer', { requireDurable: false });
   const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger });
+  // Tenant webhooks: the step processor publishes events; their own queue and worker deliver them
+  // (their own bulkhead: a slow receiver holds webhook slots only).
+  const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
+  const webhookSender = new WebhookSender(config.webhooks);
+  const webhookWorker = new WebhookDeliveryWorker({
+    connection: redis,
+    redis,
+    registry: webhooks.registry,
+    sender: webhookSender,
+    publisher: webhooks.publisher,
+    metrics: createWebhookMetrics(registry),
+    logger: logger.child({ component: 'webhook-delivery' }),
+    config: config.webhooks,
+  });
   const processor = createStepProcessor({
     redis,
     scripts,
@@ -53,6 +68,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     metrics,
     config: config.cascade,
     logger: logger.child({ component: 'step' }),
+    events: webhooks.publisher.stepEvents(),
   });
   const workers = new ChannelWorkers({
     connection: redis,
@@ -66,6 +82,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
   workers.start();
   await workers.waitUntilReady();
+  webhookWorker.start();
+  await webhookWorker.waitUntilReady();
   const sweeper = new IntakeSweeper({ redis, queues, logger: logger.child({ component: 'intake-sweeper' }), config: config.intakeSweep });
   sweeper.start();
   const historyStore =
@@ -121,6 +139,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         await archiver?.stop();
         await historyStore?.close();
         await workers.close();
+        await webhookWorker.close();
+        await webhookSender.close();
+        await webhooks.close();
         await queues.close();
         await provider.close();
         await gate.close();

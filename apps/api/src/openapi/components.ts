@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { batchRequestSchema, notificationRequestSchema, recipientProfileSchema } from '@notify/core';
+import { webhookEndpointRequestSchema } from '@notify/webhooks';
 import {
   acceptedResponseSchema,
   batchResponseSchema,
@@ -10,6 +11,11 @@ import {
   readySchema,
   trackingErrorSchema,
   trackingResponseSchema,
+  webhookDeliveryListSchema,
+  webhookEndpointCreatedSchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookRetrySchema,
 } from './response-schemas';
 
 /** Every schema the document names, by its component name. */
@@ -27,6 +33,12 @@ export const NAMED_SCHEMAS = {
   TrackingError: trackingErrorSchema,
   Health: healthSchema,
   Ready: readySchema,
+  WebhookEndpointRequest: webhookEndpointRequestSchema,
+  WebhookEndpoint: webhookEndpointSchema,
+  WebhookEndpointCreated: webhookEndpointCreatedSchema,
+  WebhookEndpointList: webhookEndpointListSchema,
+  WebhookDeliveryList: webhookDeliveryListSchema,
+  WebhookRetry: webhookRetrySchema,
 } as const;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -40,6 +52,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     content: { title: 'Kargonuz yolda', body: 'Siparişiniz kargoya verildi.' },
   },
   RecipientProfile: { addresses: { sms: '+905551112233', email: 'u7@example.com' }, preferences: ['sms', 'email'] },
+  WebhookEndpointRequest: { url: 'https://hooks.example.com/notify', events: ['notification.delivered', 'notification.failed'], description: 'order updates' },
 };
 
 /**
@@ -53,6 +66,9 @@ const FIELD_NOTES: Record<string, string> = {
   'NotificationRequest.content': 'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 4 KB, e-mail gets a one-line subject.',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
+  'WebhookEndpointRequest.url':
+    'http(s) only, at most 2,048 characters; a host that is or resolves to a private, loopback, link-local or metadata address is refused (400 naming url) unless allow-listed (WEBHOOK_ALLOWED_HOSTS).',
+  'WebhookEndpointRequest.events': 'The event types to receive (attempt.failed only if listed); no repeats.',
   'RecipientProfile.preferences': 'Channel order, no repeats; channels not listed follow in the default order push, sms, email.',
 };
 

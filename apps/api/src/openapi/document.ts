@@ -72,6 +72,7 @@ export function buildOpenApiDocument(options: { version?: string; serverUrl?: st
     tags: [
       { name: 'notifications', description: 'Intake and status.' },
       { name: 'recipients', description: 'Stored recipient profiles.' },
+      { name: 'webhooks', description: 'Tenant webhook endpoints: signed notification events (docs/webhooks.md).' },
       { name: 'tracking', description: 'The tracking query (deadline budgets with cancellation).' },
       { name: 'operations', description: 'Health, queues, this document.' },
     ],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, RECORDED_OUTCOMES, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, SKIP_REASONS, type ErrorCode } from '@notify/core';
 import { BUDGET_ERROR_CATALOG, type BudgetErrorCode } from '@notify/budget-chain';
+import { ENDPOINT_ID_PATTERN, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@notify/webhooks';
 import { deliveryStatusSchema, measurementSchema, tariffSchema } from '../tracking/records';
 
 /**
@@ -132,3 +133,51 @@ export const trackingErrorSchema = z.strictObject({
 
 export const healthSchema = z.strictObject({ status: z.literal('ok') });
 export const readySchema = z.strictObject({ status: z.enum(['ready', 'draining', 'not-ready']), redis: z.string().optional() });
+
+const webhookEventTypes = z.enum(WEBHOOK_EVENT_TYPES);
+
+export const webhookEndpointSchema = z.strictObject({
+  id: z.string().regex(ENDPOINT_ID_PATTERN),
+  url: z.string(),
+  events: z.array(webhookEventTypes),
+  description: z.string().optional(),
+  createdAt: z.number().describe('Unix ms.'),
+  disabled: z.boolean().describe('true: no more deliveries (every delivery failed for WEBHOOK_DISABLE_AFTER_DAYS); register the endpoint again to resume.'),
+  disabledReason: z.string().optional(),
+  disabledAt: z.number().optional().describe('Unix ms.'),
+  previousSecretExpiresAt: z.number().optional().describe('After a rotation: until when (Unix ms) the previous secret still signs too.'),
+});
+
+export const webhookEndpointCreatedSchema = webhookEndpointSchema.extend({
+  secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/)
+    .describe('The signing secret (Standard Webhooks `whsec_<base64>`): shown here only, never again.'),
+});
+
+export const webhookEndpointListSchema = z.strictObject({ items: z.array(webhookEndpointSchema) });
+
+export const webhookDeliveryListSchema = z.strictObject({
+  items: z
+    .array(
+      z.strictObject({
+        eventId: z.string(),
+        type: webhookEventTypes,
+        attempt: z.number().int().describe('1 for the first call of this event to this endpoint.'),
+        result: z.enum(['success', 'failure']),
+        statusCode: z.number().int().optional().describe("The receiver's HTTP status, when it answered."),
+        latencyMs: z.number(),
+        at: z.number().describe('Unix ms.'),
+        errorClass: z.string().optional().describe('http-4xx, http-5xx, redirect, timeout, connection-refused, dns, ssrf-refused, network.'),
+      }),
+    )
+    .describe(`Newest first, at most ${WEBHOOK_LIMITS.deliveriesKept}.`),
+});
+
+export const webhookRetrySchema = z.strictObject({
+  endpointId: z.string(),
+  eventId: z.string(),
+  previousState: z
+    .string()
+    .describe('The delivery job before the retry: failed (retried), delayed (sent now), completed (sent again), waiting or active (already on its way).'),
+});
