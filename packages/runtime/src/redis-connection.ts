@@ -1,4 +1,17 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** A connection to the platform's Redis: one server (the default) or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Where the platform's Redis is: `url` for one server, or `clusterNodes` (seed nodes of a Redis
+ * Cluster; ioredis finds the rest). With cluster nodes the url's credentials, TLS and database
+ * are not used: a cluster has database 0 only.
+ */
+export interface RedisTarget {
+  url: string;
+  clusterNodes?: readonly { host: string; port: number }[];
+}
 
 /**
  * Connections by role, following BullMQ's production guide:
@@ -9,19 +22,67 @@ import { Redis, type RedisOptions } from 'ioredis';
  */
 export type ConnectionRole = 'producer' | 'worker';
 
-export function createRedis(url: string, role: ConnectionRole, extra: RedisOptions = {}): Redis {
-  const options: RedisOptions =
-    role === 'producer'
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 5_000 }
-      : { maxRetriesPerRequest: null, enableReadyCheck: true };
-  const redis = new Redis(url, { ...options, ...extra, lazyConnect: false });
+function roleOptions(role: ConnectionRole): RedisOptions {
+  return role === 'producer'
+    ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 5_000 }
+    : { maxRetriesPerRequest: null, enableReadyCheck: true };
+}
+
+/** Parses `REDIS_CLUSTER_NODES` (`host:port,host:port,...`); undefined when empty. */
+export function parseClusterNodes(text: string | undefined): { host: string; port: number }[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return text.split(',').map((entry) => {
+    const match = /^\s*([^\s:]+|\[[^\]]+\]):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) throw new Error(`'${entry.trim()}' is not host:port`);
+    return { host: (match[1] as string).replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/**
+ * One connection in `role`. A string or a target without cluster nodes: one Redis server. A
+ * target with cluster nodes: an ioredis `Cluster` with the same role options on every node; in
+ * the producer role the cluster's own offline queue is off too (fail fast while it has no
+ * slot map), and slot moves and failovers are followed by ioredis (MOVED/ASK redirections, a
+ * slot-map refresh when a node goes away).
+ */
+export function createRedis(url: string, role: ConnectionRole, extra?: RedisOptions): Redis;
+export function createRedis(target: string | RedisTarget, role: ConnectionRole, extra?: RedisOptions): RedisClient;
+export function createRedis(target: string | RedisTarget, role: ConnectionRole, extra: RedisOptions = {}): RedisClient {
+  const { url, clusterNodes } = typeof target === 'string' ? { url: target, clusterNodes: undefined } : target;
+  let redis: RedisClient;
+  if (clusterNodes && clusterNodes.length > 0) {
+    const options: ClusterOptions = {
+      redisOptions: { ...roleOptions(role), ...extra, lazyConnect: false },
+      enableOfflineQueue: role !== 'producer',
+      enableReadyCheck: true,
+      // A master lost: ask again soon (the replica's promotion takes about cluster-node-timeout).
+      retryDelayOnFailover: 200,
+      retryDelayOnClusterDown: 200,
+      retryDelayOnTryAgain: 100,
+      slotsRefreshTimeout: 2_000,
+      clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
+      ...(role === 'worker' ? { maxRedirections: 64 } : {}),
+    };
+    redis = new Cluster(
+      clusterNodes.map((n) => ({ host: n.host, port: n.port })),
+      options,
+    );
+  } else {
+    redis = new Redis(url, { ...roleOptions(role), ...extra, lazyConnect: false });
+  }
   // Errors surface through commands (and readiness); an unhandled 'error' event would crash the process.
   redis.on('error', () => undefined);
   return redis;
 }
 
+/** True for a Redis Cluster connection. */
+export function isCluster(redis: RedisClient): redis is Cluster {
+  return redis instanceof Cluster;
+}
+
 /** Waits until the connection is ready, or throws after `timeoutMs`. */
-export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+export async function waitUntilReady(redis: RedisClient, timeoutMs = 10_000): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -40,17 +101,27 @@ export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<
   });
 }
 
+/** The servers that hold data: the one server, or every master of a cluster. */
+export function dataNodes(redis: RedisClient): Redis[] {
+  return isCluster(redis) ? redis.nodes('master') : [redis];
+}
+
 /**
  * Production profile guard: queues on a Redis that may evict keys lose jobs silently, and one
- * without AOF loses accepted work on a crash. Returns the problems found (empty = fine).
+ * without AOF loses accepted work on a crash. Returns the problems found (empty = fine); on a
+ * cluster every master is asked.
  */
-export async function checkRedisDurability(redis: Redis, requireAof: boolean): Promise<string[]> {
+export async function checkRedisDurability(redis: RedisClient, requireAof: boolean): Promise<string[]> {
   const problems: string[] = [];
-  const policy = await redis.config('GET', 'maxmemory-policy');
-  if (policy[1] !== 'noeviction') problems.push(`maxmemory-policy is '${policy[1]}', must be 'noeviction'`);
-  if (requireAof) {
-    const aof = await redis.config('GET', 'appendonly');
-    if (aof[1] !== 'yes') problems.push("appendonly is 'no', must be 'yes' (AOF persistence)");
+  const nodes = dataNodes(redis);
+  for (const [index, node] of nodes.entries()) {
+    const where = nodes.length > 1 ? ` (master ${index + 1} of ${nodes.length})` : '';
+    const policy = await node.config('GET', 'maxmemory-policy');
+    if (policy[1] !== 'noeviction') problems.push(`maxmemory-policy is '${policy[1]}', must be 'noeviction'${where}`);
+    if (requireAof) {
+      const aof = await node.config('GET', 'appendonly');
+      if (aof[1] !== 'yes') problems.push(`appendonly is 'no', must be 'yes' (AOF persistence)${where}`);
+    }
   }
   return problems;
 }
@@ -59,8 +130,10 @@ export async function checkRedisDurability(redis: Redis, requireAof: boolean): P
  * Connects, waits until ready and, for the production profile, refuses a Redis that could
  * lose accepted work (see `checkRedisDurability`). Every process starts its Redis this way.
  */
-export async function connectRedis(url: string, role: ConnectionRole, options: { requireDurable: boolean }): Promise<Redis> {
-  const redis = createRedis(url, role);
+export async function connectRedis(url: string, role: ConnectionRole, options: { requireDurable: boolean }): Promise<Redis>;
+export async function connectRedis(target: string | RedisTarget, role: ConnectionRole, options: { requireDurable: boolean }): Promise<RedisClient>;
+export async function connectRedis(target: string | RedisTarget, role: ConnectionRole, options: { requireDurable: boolean }): Promise<RedisClient> {
+  const redis = createRedis(target, role);
   try {
     await waitUntilReady(redis);
     if (options.requireDurable) {

@@ -18,8 +18,18 @@ export interface BeginAttemptArgs {
 export type BeginAttemptReply =
   { code: 'proceed'; contentJson: string; addressesJson: string } | { code: Exclude<keyof typeof BEGIN_ATTEMPT_CODES, 'proceed'> };
 
-export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs): Promise<BeginAttemptReply> {
-  const reply = await command(notificationKey(a.id), suppressionKey(a.rh, a.channel), pendingIntakeKey(), a.step, a.channel, a.now, a.budget, a.id);
+/** `partition`: the id's partition (set by loadScripts). */
+export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs, partition = 0): Promise<BeginAttemptReply> {
+  const reply = await command(
+    notificationKey(a.id, partition),
+    suppressionKey(a.rh, a.channel, partition),
+    pendingIntakeKey(partition),
+    a.step,
+    a.channel,
+    a.now,
+    a.budget,
+    a.id,
+  );
   const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
   if (code !== 'proceed') return { code };
   return { code, contentJson: text(detail[0]), addressesJson: text(detail[1]) };

@@ -23,12 +23,12 @@ export interface FinishAttemptArgs {
 
 export type FinishAttemptReply = { code: 'recorded'; acceptedAt: number; calls: number } | { code: 'stale' | 'missing' };
 
-/** `archive`: history is on, so a delivery puts the record on the archive queue (set by loadScripts). */
-export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs, archive: boolean): Promise<FinishAttemptReply> {
+/** `archive`: history is on, so a delivery puts the record on the archive queue; `partition`: the id's (both set by loadScripts). */
+export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs, archive: boolean, partition = 0): Promise<FinishAttemptReply> {
   const reply = await command(
-    notificationKey(a.id),
-    suppressionKey(a.rh, a.channel),
-    archiveQueueKey(),
+    notificationKey(a.id, partition),
+    suppressionKey(a.rh, a.channel, partition),
+    archiveQueueKey(partition),
     a.step,
     a.outcome,
     a.errorClass ?? '',

@@ -17,11 +17,16 @@ export interface FinishNotificationArgs {
 
 export type FinishNotificationReply = { code: keyof typeof FINISH_NOTIFICATION_CODES };
 
-/** `archive`: history is on, so the ended record goes on the archive queue (set by loadScripts). */
-export async function callFinishNotification(command: LuaCommand, a: FinishNotificationArgs, archive: boolean): Promise<FinishNotificationReply> {
+/** `archive`: history is on, so the ended record goes on the archive queue; `partition`: the id's (both set by loadScripts). */
+export async function callFinishNotification(
+  command: LuaCommand,
+  a: FinishNotificationArgs,
+  archive: boolean,
+  partition = 0,
+): Promise<FinishNotificationReply> {
   const reply = await command(
-    notificationKey(a.id),
-    archiveQueueKey(),
+    notificationKey(a.id, partition),
+    archiveQueueKey(partition),
     a.fromStep,
     a.status,
     a.reason,

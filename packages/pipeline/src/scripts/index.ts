@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { partitionOfId, partitionTag } from '@notify/core';
 import type { Redis } from 'ioredis';
-import { defineLuaCommands } from '../lua-commands';
+import type { RedisClient } from '@notify/runtime';
+import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { callClaimArchive, type ClaimArchiveArgs, type ClaimArchiveReply } from './claim-archive';
 import { callCompactArchived, type CompactArchivedArgs, type CompactArchivedReply } from './compact-archived';
 import { callReleaseArchive, type ReleaseArchiveArgs, type ReleaseArchiveReply } from './release-archive';
@@ -52,20 +54,55 @@ export interface ScriptOptions {
    * (default off: records stay in Redis with their TTL, as without a history store).
    */
   archive?: boolean;
+  /**
+   * PARTITIONS (default 1): each call's keys carry the partition of its notification id. The
+   * archive scripts (claim, compact, release) work on partition 0 here; an archiver of another
+   * partition uses `loadArchiveScripts`.
+   */
+  partitions?: number;
 }
 
 /** Registers the scripts on a connection (EVALSHA under the hood) and returns their typed methods. */
-export function loadScripts(redis: Redis, options: ScriptOptions = {}): Scripts {
-  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Scripts {
+  const command = defineLuaCommands(asCommander(redis), PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
   const archive = options.archive === true;
+  const partitions = options.partitions ?? 1;
+  const of = (id: string) => partitionOfId(id, partitions);
   return {
-    intake: (args) => callIntake(command('intake-3'), args),
-    beginAttempt: (args) => callBeginAttempt(command('begin-attempt-3'), args),
-    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-3'), args, archive),
-    scheduleStep: (args) => callScheduleStep(command('schedule-step-1'), args),
-    finishNotification: (args) => callFinishNotification(command('finish-notification-2'), args, archive),
+    intake: (args) => callIntake(command('intake-3'), args, of(args.id)),
+    beginAttempt: (args) => callBeginAttempt(command('begin-attempt-3'), args, of(args.id)),
+    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-3'), args, archive, of(args.id)),
+    scheduleStep: (args) => callScheduleStep(command('schedule-step-1'), args, of(args.id)),
+    finishNotification: (args) => callFinishNotification(command('finish-notification-2'), args, archive, of(args.id)),
+    ...loadArchiveScripts(redis, 0),
+  };
+}
+
+/** The archive scripts of one partition: its archive queue, its records and idempotency entries (one Archiver per partition). */
+export function loadArchiveScripts(redis: RedisClient, partition: number): Pick<Scripts, 'claimArchive' | 'compactArchived' | 'releaseArchive'> {
+  const defined = defineLuaCommands(asCommander(redis), PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  const command = (name: (typeof PIPELINE_SCRIPTS)[number]) => inPartition(defined(name), partition);
+  return {
     claimArchive: (args) => callClaimArchive(command('claim-archive-1'), args),
     compactArchived: (args) => callCompactArchived(command('compact-archived-2'), args),
     releaseArchive: (args) => callReleaseArchive(command('release-archive-1'), args),
   };
+}
+
+/**
+ * A command whose key arguments (and key prefixes passed as arguments) are moved from partition
+ * 0's tag to partition `partition`'s: the archive scripts' callers build partition 0's keys
+ * (`{notify}:...`), and every argument that starts with that tag is re-tagged. Ids and numbers
+ * never start with `{`.
+ */
+export function inPartition(command: LuaCommand, partition: number): LuaCommand {
+  if (partition === 0) return command;
+  const from = partitionTag(0);
+  const to = partitionTag(partition);
+  return (...args) => command(...args.map((a) => (typeof a === 'string' && a.startsWith(from) ? to + a.slice(from.length) : a)));
+}
+
+/** defineLuaCommands uses only `defineCommand` and the defined methods, which a Cluster has as a Redis does (each call goes to its keys' slot). */
+function asCommander(redis: RedisClient): Redis {
+  return redis as Redis;
 }

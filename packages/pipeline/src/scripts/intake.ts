@@ -40,11 +40,12 @@ export type IntakeReply =
   | { code: 'duplicate'; status: NotificationStatus; firstChannel: Channel | undefined }
   | { code: 'conflict' };
 
-export async function callIntake(command: LuaCommand, a: IntakeArgs): Promise<IntakeReply> {
+/** `partition`: the id's partition (every key of the call carries its tag; set by loadScripts). */
+export async function callIntake(command: LuaCommand, a: IntakeArgs, partition = 0): Promise<IntakeReply> {
   const reply = await command(
-    notificationKey(a.id),
-    pendingIntakeKey(),
-    idempotencyMetaKey(),
+    notificationKey(a.id, partition),
+    pendingIntakeKey(partition),
+    idempotencyMetaKey(partition),
     a.id,
     a.fingerprint,
     a.tenant,
@@ -61,7 +62,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs): Promise<In
     JSON.stringify(a.skips),
     JSON.stringify(a.addressHashes),
     a.idempotencyWindowSeconds ?? a.recordTtlSeconds,
-    idempotencyBucketPrefix(),
+    idempotencyBucketPrefix(partition),
   );
   const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };

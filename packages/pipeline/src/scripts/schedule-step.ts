@@ -17,7 +17,8 @@ export interface ScheduleStepArgs {
 
 export type ScheduleStepReply = { code: keyof typeof SCHEDULE_STEP_CODES };
 
-export async function callScheduleStep(command: LuaCommand, a: ScheduleStepArgs): Promise<ScheduleStepReply> {
-  const reply = await command(notificationKey(a.id), a.fromStep, a.fromStep + 1, a.channel, a.kind, JSON.stringify(a.skips), a.status);
+/** `partition`: the id's partition (set by loadScripts). */
+export async function callScheduleStep(command: LuaCommand, a: ScheduleStepArgs, partition = 0): Promise<ScheduleStepReply> {
+  const reply = await command(notificationKey(a.id, partition), a.fromStep, a.fromStep + 1, a.channel, a.kind, JSON.stringify(a.skips), a.status);
   return { code: decodeReply('schedule-step-1', SCHEDULE_STEP_CODES, reply).code };
 }
