@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { SEED_PUBLISHED_TABLE, slotsHeld, SPLIT_POLICY_NAMES, TRACKING_REFERENCE, type SplitPolicyName } from '@notify/budget-chain';
 import { sumSamples } from '@notify/platform-kit';
+import { cpuMeter, type CpuShare } from './tracking/cpu';
 import { measureOverhead } from './tracking/overhead';
 import { BENCH_KEY, startTrackingBed, type TrackingApi } from './tracking/processes';
 import { log, mean, pad, quantile } from './tracking/stats';
@@ -62,6 +63,8 @@ function apiEnv(policy: SplitPolicyName, cancel: boolean): Record<string, string
 }
 
 const client = new Agent({ connections: 512, keepAliveTimeout: 10_000 });
+/** The stores' process id, for the CPU columns (set once the bed is up). */
+let storesPid: number | undefined;
 
 async function getJson<T>(url: string, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<T> {
   const res = await request(url, {
@@ -215,6 +218,8 @@ interface OpenLoopResult {
   /** Deltas of the api's own counters over the run. */
   apiLate: number;
   apiShed: number;
+  /** CPU per query of the api, the stores and this client, and the cores others used meanwhile. */
+  cpu: CpuShare;
 }
 
 /**
@@ -234,6 +239,7 @@ async function openLoop(api: TrackingApi, storesUrl: string, cancel: boolean, ra
   const sampler = setInterval(() => inFlightSamples.push(inFlight), 10);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const meter = cpuMeter(api.pid, storesPid);
   const t0 = performance.now();
   let sent = 0;
   while (sent < total) {
@@ -252,6 +258,7 @@ async function openLoop(api: TrackingApi, storesUrl: string, cancel: boolean, ra
   }
   const done = await Promise.all(samples);
   const elapsedS = (performance.now() - t0) / 1000;
+  const cpu = meter.stop(total);
   loop.disable();
   clearInterval(sampler);
   const stats = await settle(storesUrl);
@@ -269,6 +276,7 @@ async function openLoop(api: TrackingApi, storesUrl: string, cancel: boolean, ra
     clientLoopP99: Math.max(0, loop.percentile(99) / 1e6 - 5),
     apiLate: (await apiMetric(api, 'notify_tracking_late_answers_total')) - lateBefore,
     apiShed: shedAfter - shedBefore,
+    cpu,
   };
 }
 
@@ -282,7 +290,7 @@ function littleLine(r: OpenLoopResult): string {
   return `${opts.longPolicy.padEnd(11)}${(r.cancel ? 'on' : 'off').padEnd(7)}${pad(r.sent, 6)}${pad(r.lambda.toFixed(1), 9)}${pad(count(r, 200), 9)}${pad(quantile(r.ms, 0.5).toFixed(1), 8)}${pad(quantile(r.ms, 0.99).toFixed(1), 8)}${pad((r.ms[r.ms.length - 1] ?? 0).toFixed(1), 8)}${pad(((r.lambda * w) / 1000).toFixed(1), 10)}${pad(r.inFlightMean.toFixed(1), 10)}${pad(Math.round(r.abandonedWorkMs), 11)}${pad(abandonedSlots.toFixed(1), 11)}${pad(((r.lambda * w) / 1000 + abandonedSlots).toFixed(1), 8)}`;
 }
 
-const BUDGET_HEADER = `${pad('rate/s', 8)}${pad('lambda/s', 9)}${pad('sent', 6)}${pad('200', 6)}${pad('504', 6)}${pad('guard', 6)}${pad('503', 6)}${pad('other', 6)}${pad('p50', 7)}${pad('p99', 7)}${pad('p99.9', 7)}${pad('worst', 7)}${pad('past 200', 9)}${pad('share %', 8)}${pad('overrun', 8)}${pad('api late', 9)}${pad('client lag', 11)}`;
+const BUDGET_HEADER = `${pad('rate/s', 8)}${pad('lambda/s', 9)}${pad('sent', 6)}${pad('200', 6)}${pad('504', 6)}${pad('guard', 6)}${pad('503', 6)}${pad('other', 6)}${pad('p50', 8)}${pad('p99', 8)}${pad('p99.9', 8)}${pad('worst', 8)}${pad('past 200', 9)}${pad('share %', 8)}${pad('overrun', 9)}${pad('shed %', 7)}${pad('api late', 9)}${pad('client lag', 11)}${pad('api µs/q', 9)}${pad('stores', 7)}${pad('client', 7)}${pad('api core', 9)}${pad('others', 7)}${pad('idle', 5)}`;
 
 function budgetLine(r: OpenLoopResult): string {
   const late = pastBudget(r);
@@ -290,7 +298,9 @@ function budgetLine(r: OpenLoopResult): string {
   const other = r.samples.filter((x) => ![200, 503, 504].includes(x.status)).length;
   // "*": the client could not send at the rate asked (a saturated machine), so the row measures less load than its label.
   const short = r.lambda < 0.95 * r.rate ? '*' : '';
-  return `${pad(r.rate.toFixed(2), 8)}${pad(`${short}${r.lambda.toFixed(1)}`, 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 7)}${pad(quantile(r.ms, 0.99).toFixed(1), 7)}${pad(quantile(r.ms, 0.999).toFixed(1), 7)}${pad(worst.toFixed(1), 7)}${pad(late.length, 9)}${pad(((100 * late.length) / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 8)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}`;
+  const us = (n: number): string => (Number.isNaN(n) ? '?' : n.toFixed(0));
+  const cores = (n: number): string => (Number.isNaN(n) ? '?' : n.toFixed(2));
+  return `${pad(r.rate.toFixed(2), 8)}${pad(`${short}${r.lambda.toFixed(1)}`, 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 8)}${pad(quantile(r.ms, 0.99).toFixed(1), 8)}${pad(quantile(r.ms, 0.999).toFixed(1), 8)}${pad(worst.toFixed(1), 8)}${pad(late.length, 9)}${pad(((100 * late.length) / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 9)}${pad(((100 * count(r, 503)) / Math.max(1, r.sent)).toFixed(1), 7)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}${pad(us(r.cpu.apiUsPerQuery), 9)}${pad(us(r.cpu.storesUsPerQuery), 7)}${pad(us(r.cpu.clientUsPerQuery), 7)}${pad(cores(r.cpu.apiCores), 9)}${pad(cores(r.cpu.othersCores), 7)}${pad(cores(r.cpu.idleCores), 5)}`;
 }
 
 /**
@@ -300,7 +310,7 @@ function budgetLine(r: OpenLoopResult): string {
  */
 async function searchFirstOverrun(api: TrackingApi, storesUrl: string, first: OpenLoopResult): Promise<void> {
   log(
-    `-- answers past the ${budgetMs} ms budget per rate (AY10, ${opts.longPolicy}, cancellation on, ${opts.longSeconds} s each; client clock; "guard" = 504s written by the deadline guard; "api late" = the api's own count of answers written after their budget; "client lag" = the client process's loop delay p99, ms) --`,
+    `-- answers past the ${budgetMs} ms budget per rate (AY10, ${opts.longPolicy}, cancellation on, ${opts.longSeconds} s each; client clock; "guard" = 504s written by the deadline guard; "api late" = the api's own count of answers written after their budget; "client lag" = the client process's loop delay p99, ms; "api µs/q", "stores", "client" = CPU µs per query of each process (/proc); "api core" = cores the api used; "others" = cores used by processes outside the bench, "idle" = cores left idle: others > 0 with idle ~0 means the machine, not the api, set the row) --`,
   );
   log(BUDGET_HEADER);
   const runs: OpenLoopResult[] = [];
@@ -362,6 +372,7 @@ async function main(): Promise<void> {
     `api: one process per (policy, cancel) setting, started for its table; answer reserve ${opts.answerReserveMs} ms (+ the loop's measured delay, capped at the ${TRACKING_REFERENCE.gatewayShareMs} ms gateway share); shed on loop delay p90 > ${opts.shedLoopDelayMs || 'never'} ms or ${opts.maxInFlight || 'unbounded'} in flight`,
   );
   const bed = await startTrackingBed();
+  storesPid = bed.storesPid;
   try {
     log();
     if (opts.requests > 0) await scenarios(bed.startApi, bed.storesUrl);

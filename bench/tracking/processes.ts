@@ -20,12 +20,16 @@ export const BENCH_KEY = 'bench-tracking-key-00000001';
 export interface TrackingApi {
   url: string;
   metricsUrl: string;
+  /** Its process id (the bench reads its CPU time from /proc). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
 /** The processes under test: a private redis-server, the simulators (tracking stores), and api processes on demand. */
 export interface TrackingBed {
   storesUrl: string;
+  /** The simulators process (the stores) id. */
+  storesPid: number | undefined;
   /** Starts one api process with these TRACKING_* settings and waits until it is ready. */
   startApi: (trackingEnv: Record<string, string>) => Promise<TrackingApi>;
   stop(): Promise<void>;
@@ -92,6 +96,7 @@ export async function startTrackingBed(): Promise<TrackingBed> {
       }
       return {
         url,
+        pid: api.process.pid,
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
         stop: async () => {
           apiGroups.delete(own);
@@ -99,7 +104,7 @@ export async function startTrackingBed(): Promise<TrackingBed> {
         },
       };
     };
-    return { storesUrl, startApi, stop };
+    return { storesUrl, storesPid: simulators.process.pid, startApi, stop };
   } catch (error) {
     await stop();
     throw error;

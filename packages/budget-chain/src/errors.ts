@@ -54,7 +54,13 @@ export class BudgetError extends Error {
   readonly step: string | undefined;
 
   constructor(code: BudgetErrorCode, message: string, options: BudgetErrorOptions = {}) {
+    // An expiry or a cancellation is an outcome, not a bug: it happens on every slow request,
+    // its code and step say all there is to say, and a captured stack costs microseconds to
+    // take and far more to format (source-mapped) when a socket destroyed with it reads it.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (code === 'DEADLINE_EXCEEDED' || code === 'CANCELLED') Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'BudgetError';
     this.code = code;
     this.httpStatus = BUDGET_ERROR_CATALOG[code].httpStatus;

@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Deadline } from './deadline';
-import { DeadlineExceededError, DependencyFailedError, isBudgetError } from './errors';
+import { DeadlineExceededError, DependencyFailedError, isBudgetError, isDeadlineExceeded } from './errors';
 import { deadlineHeaders } from './header';
 import type { BudgetObserver } from './observer';
 
@@ -36,6 +36,17 @@ export interface BudgetedGetOptions {
    * the background (the no-cancellation baseline the seed measures). @defaultValue true
    */
   cancel?: boolean;
+  /**
+   * With `cancel`, when the deadline *expires* (not on a cancellation): stop waiting at once,
+   * but close the socket only if the dependency has not answered within this many ms. A
+   * dependency that honours the propagated deadline stops by itself at the same instant and
+   * answers 504; that answer is read and drained, and its keep-alive socket goes back to the
+   * pool instead of costing a socket close here and a reconnect (TCP handshake, a socket error
+   * formatted with its stack) on the next call. A dependency that ignores its deadline is cut
+   * off `cancelGraceMs` later. A cancellation (client gone, sibling failed) closes at once:
+   * the dependency has no other way to learn it. @defaultValue 0 (close at once)
+   */
+  cancelGraceMs?: number;
   observer?: BudgetObserver;
   headers?: Readonly<Record<string, string>>;
 }
@@ -63,6 +74,9 @@ export async function budgetedGetJson(url: string, options: BudgetedGetOptions):
     }
   }
 
+  const graceMs = options.cancelGraceMs ?? 0;
+  if (graceMs > 0) return getWithGrace(url, headers, step, graceMs, options);
+
   try {
     const response = await request(url, { method: 'GET', headers, signal: deadline.signal, dispatcher: options.dispatcher });
     return await readJson(response, step, deadline);
@@ -72,6 +86,41 @@ export async function budgetedGetJson(url: string, options: BudgetedGetOptions):
       throw deadline.signal.reason;
     }
     throw asDependencyError(error, step, url);
+  }
+}
+
+/**
+ * The request runs on its own controller: the caller stops waiting when the deadline aborts
+ * (`deadline.race`), the socket is closed at once on a cancellation, or `graceMs` after an
+ * expiry unless the dependency's own answer (its 504 at the propagated deadline) arrived first.
+ */
+async function getWithGrace(url: string, headers: Record<string, string>, step: string, graceMs: number, options: BudgetedGetOptions): Promise<unknown> {
+  const { deadline } = options;
+  const controller = new AbortController();
+  let settled = false;
+  let graceTimer: ReturnType<Deadline['timer']['set']> | undefined;
+  const off = deadline.onAbort((reason) => {
+    options.observer?.onCancelSent?.(step);
+    if (!isDeadlineExceeded(reason)) {
+      controller.abort(reason);
+      return;
+    }
+    graceTimer = deadline.timer.set(() => {
+      graceTimer = undefined;
+      if (!settled) controller.abort(reason);
+    }, graceMs);
+  });
+  const work = request(url, { method: 'GET', headers, signal: controller.signal, dispatcher: options.dispatcher })
+    .then((response) => readJson(response, step, deadline))
+    .finally(() => {
+      settled = true;
+      off();
+      if (graceTimer !== undefined) deadline.timer.clear(graceTimer);
+    });
+  try {
+    return await deadline.race(work);
+  } catch (error: unknown) {
+    throw deadline.signal.aborted ? deadline.signal.reason : asDependencyError(error, step, url);
   }
 }
 

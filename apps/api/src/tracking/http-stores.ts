@@ -14,6 +14,8 @@ export interface HttpTrackingStoresOptions {
   readonly storeUrls: Readonly<Record<TrackingStep, string>>;
   readonly dispatcher: Dispatcher;
   readonly cancel: boolean;
+  /** See BudgetedGetOptions.cancelGraceMs: how long an expired read may still answer before its socket is closed. @defaultValue 0 */
+  readonly cancelGraceMs?: number;
   readonly observer?: BudgetObserver;
 }
 
@@ -26,6 +28,7 @@ export function createHttpTrackingStores(options: HttpTrackingStoresOptions): Tr
       step: context.step,
       dispatcher: options.dispatcher,
       cancel: options.cancel,
+      cancelGraceMs: options.cancelGraceMs,
       observer: options.observer,
     });
     const parsed = schema.safeParse(body);
