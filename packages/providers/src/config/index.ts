@@ -1,0 +1,3 @@
+export * from './providers-file';
+export * from './create-adapter';
+export * from './provider-directory';

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { CHANNELS, type Channel } from '@notify/core';
+import { simulatorProviderConfigSchema, type SimulatorProviderConfigInput } from '../simulator/config';
+import { smppProviderConfigSchema } from '../smpp/config';
+import { smtpProviderConfigSchema } from '../smtp/config';
+import { webPushProviderConfigSchema } from '../web-push/config';
+
+/** Every provider kind's configuration, told apart by `kind`. */
+export const providerConfigSchema = z.discriminatedUnion('kind', [
+  simulatorProviderConfigSchema,
+  smtpProviderConfigSchema,
+  webPushProviderConfigSchema,
+  smppProviderConfigSchema,
+]);
+export type ProviderConfig = z.infer<typeof providerConfigSchema>;
+
+/**
+ * PROVIDERS_FILE: each channel's providers, in the order they are tried. A channel the file
+ * does not name keeps its default, the simulator named after the channel. Names are unique
+ * across channels: breakers, metrics and attempt records use them.
+ */
+export const providersFileSchema = z.strictObject({ providers: z.array(providerConfigSchema).min(1).max(50) }).superRefine((file, ctx) => {
+  const seen = new Set<string>();
+  file.providers.forEach((p, i) => {
+    if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'name'], message: `provider name '${p.name}' is used twice` });
+    seen.add(p.name);
+  });
+});
+
+/** A providers file that cannot be used: the message names the file and the field, never a value (they hold secrets). */
+export class ProvidersFileError extends Error {
+  override readonly name = 'ProvidersFileError';
+}
+
+const ENV_REFERENCE = /\$\{([A-Z_][A-Z0-9_]*)\}/g;
+
+/**
+ * Replaces `${NAME}` in every string of the file with the environment variable NAME, so secrets
+ * (SMTP passwords, VAPID and service-account keys, SMPP passwords) stay in the environment and
+ * the file can be committed. A reference to an unset variable is an error naming the variable.
+ */
+export function expandEnvReferences(value: unknown, env: Readonly<Record<string, string | undefined>>, path = ''): unknown {
+  if (typeof value === 'string') {
+    return value.replace(ENV_REFERENCE, (_match, name: string) => {
+      const resolved = env[name];
+      if (resolved === undefined) throw new ProvidersFileError(`${path || 'value'} refers to \${${name}}, which is not set`);
+      return resolved;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandEnvReferences(v, env, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnvReferences(v, env, path ? `${path}.${k}` : k)]));
+  }
+  return value;
+}
+
+/** Parses a providers file's text (YAML, or JSON, which YAML reads too) and validates it. */
+export function parseProvidersFile(text: string, env: Readonly<Record<string, string | undefined>>, source = 'PROVIDERS_FILE'): ProviderConfig[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ProvidersFileError(`${source} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const expanded = expandEnvReferences(raw, env);
+  const parsed = providersFileSchema.safeParse(expanded);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) =>
+        `${issue.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+          .join('')
+          .replace(/^\./, '')}: ${issue.message}`,
+    );
+    throw new ProvidersFileError(`${source} is invalid: ${problems.join('; ')}`);
+  }
+  return parsed.data.providers;
+}
+
+/** Reads and validates PROVIDERS_FILE (`.yaml`, `.yml` or `.json`). */
+export function loadProvidersFile(path: string, env: Readonly<Record<string, string | undefined>>): ProviderConfig[] {
+  if (!['.yaml', '.yml', '.json'].includes(extname(path).toLowerCase())) throw new ProvidersFileError('PROVIDERS_FILE must end in .yaml, .yml or .json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ProvidersFileError(`PROVIDERS_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseProvidersFile(text, env);
+}
+
+/**
+ * Every channel's providers: the file's entries for the channels it names, in file order, and
+ * for every other channel its default simulator (named after the channel).
+ */
+export function resolveProviders(
+  fromFile: readonly ProviderConfig[] | undefined,
+  defaults: Readonly<Record<Channel, Omit<SimulatorProviderConfigInput, 'kind' | 'name' | 'channel'>>>,
+): ProviderConfig[] {
+  const resolved: ProviderConfig[] = [];
+  for (const channel of CHANNELS) {
+    const named = (fromFile ?? []).filter((p) => p.channel === channel);
+    if (named.length > 0) resolved.push(...named);
+    else resolved.push(simulatorProviderConfigSchema.parse({ ...defaults[channel], kind: 'simulator', name: channel, channel }));
+  }
+  const names = new Set(resolved.map((p) => p.name));
+  if (names.size !== resolved.length)
+    throw new ProvidersFileError('PROVIDERS_FILE names a provider like a channel whose default simulator it does not replace; rename it');
+  return resolved;
+}
+
+/** Each channel's provider names in the order they are tried (the breakers' routes). */
+export function providerRoutes(providers: readonly ProviderConfig[]): Record<Channel, string[]> {
+  return Object.fromEntries(CHANNELS.map((c) => [c, providers.filter((p) => p.channel === c).map((p) => p.name)])) as Record<Channel, string[]>;
+}
