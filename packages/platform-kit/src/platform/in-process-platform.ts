@@ -5,6 +5,7 @@ import type { Channel } from '@notify/core';
 import { createBreakerGate, type BreakerConfig, type BreakerGate, type ChannelGate } from '@notify/pipeline';
 import { createRedis, waitUntilReady } from '@notify/runtime';
 import { startPrivateRedis, type PrivateRedis, type PrivateRedisOptions } from '../services/private-redis';
+import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
 import { cascadeTimeEnv } from './time-scale';
 
 type Env = Record<string, string>;
@@ -58,10 +59,27 @@ export interface InProcessOptions {
   /** Or the caller's own gate for each part (a test's switchable gate). */
   gateFor?: (role: 'api' | 'worker', index: number) => ChannelGate;
   redis?: PrivateRedisOptions;
+  /**
+   * Run on a private Redis Cluster (3 masters + 3 replicas by default) instead of one
+   * redis-server: every part gets REDIS_CLUSTER_NODES and PARTITIONS (default 16).
+   */
+  cluster?: PrivateRedisClusterOptions & { partitions?: number };
+}
+
+/**
+ * A cluster seen as the `redis` of a platform (its first node's url; stop() stops the cluster):
+ * kill and restart are per node on a cluster (cluster.killMaster, cluster.restart).
+ */
+function clusterAsRedis(cluster: PrivateRedisCluster): PrivateRedis {
+  const perNode = () => Promise.reject(new Error('a cluster is killed per node: use cluster.killMaster(i) or cluster.kill(port)'));
+  return { name: cluster.name, url: cluster.url, port: cluster.nodes[0]?.port ?? 0, kill: perNode, restart: perNode, stop: () => cluster.stop() };
 }
 
 export interface InProcessPlatform<S, A, W> {
+  /** The one redis-server; with `cluster`, the cluster's first node (stop() stops the cluster). */
   redis: PrivateRedis;
+  /** The private Redis Cluster, when the platform runs on one. */
+  cluster: PrivateRedisCluster | undefined;
   sims: S;
   api: A;
   workers: W[];
@@ -81,7 +99,8 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
   parts: PlatformParts<S, A, W>,
   options: InProcessOptions,
 ): Promise<InProcessPlatform<S, A, W>> {
-  const redis = await startPrivateRedis(options.redis);
+  const cluster = options.cluster ? await startPrivateRedisCluster(options.cluster) : undefined;
+  const redis = cluster ? clusterAsRedis(cluster) : await startPrivateRedis(options.redis);
   const closers: (() => Promise<void>)[] = [];
   let stopped = false;
   const stop = async () => {
@@ -104,6 +123,7 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
     closers.push(() => sims.close());
     const env: Env = {
       REDIS_URL: redis.url,
+      ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: String(options.cluster?.partitions ?? 16) } : {}),
       API_PORT: '0',
       METRICS_PORT: '0',
       API_METRICS_PORT: '0',
@@ -122,6 +142,7 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
     const gateFor = async (role: 'api' | 'worker', index: number): Promise<ChannelGate | undefined> => {
       if (options.gateFor) return options.gateFor(role, index);
       if (!options.breaker) return undefined;
+      if (cluster) throw new Error('breaker gates per part run on one redis-server; on a cluster the apps build their own');
       const connection = createRedis(redis.url, 'producer');
       closers.push(async () => {
         await connection.quit().catch(() => connection.disconnect());
@@ -140,7 +161,7 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
       closers.push(() => worker.close());
       workers.push(worker);
     }
-    return { redis, sims, api, workers, gates, env, stop };
+    return { redis, cluster, sims, api, workers, gates, env, stop };
   } catch (error) {
     await stop();
     throw error;

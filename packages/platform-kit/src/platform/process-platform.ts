@@ -3,6 +3,7 @@ import type { ManagedProcess } from '../processes/managed-process';
 import type { ProcessGroup } from '../processes/process-group';
 import { freePort } from '../services/free-port';
 import { startPrivateRedis } from '../services/private-redis';
+import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
 import { httpOk } from '../services/wait-for';
 import { freeSimulatorPorts, simulatorPortsEnv } from './simulator-ports';
 
@@ -23,10 +24,18 @@ export interface ProcessPlatformOptions {
   redisServer?: string;
   signal?: AbortSignal;
   startTimeoutMs?: number;
+  /**
+   * Run on a private Redis Cluster (no persistence, like the one redis-server) instead: every
+   * app gets REDIS_CLUSTER_NODES and PARTITIONS (default 16).
+   */
+  cluster?: Pick<PrivateRedisClusterOptions, 'masters' | 'replicasPerMaster' | 'nodeTimeoutMs' | 'args'> & { partitions?: number };
 }
 
 export interface ProcessPlatform {
+  /** The one redis-server; on a cluster, its first node. */
   redisUrl: string;
+  /** The private Redis Cluster, when the platform runs on one. */
+  cluster: PrivateRedisCluster | undefined;
   controlUrl: string;
   storesUrl: string;
   apiUrl: string;
@@ -46,15 +55,16 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const timeoutMs = o.startTimeoutMs ?? 60_000;
   const entries = o.entries ?? DEFAULT_ENTRIES;
   const wait = { timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
-  const redis = await startPrivateRedis({
+  const server = {
     group: o.group,
     env: o.inherited,
-    dataDir: o.dataDir,
     persistence: 'none',
     timeoutMs,
     ...(o.redisServer ? { redisServer: o.redisServer } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-  });
+  } as const;
+  const cluster = o.cluster ? await startPrivateRedisCluster({ ...server, ...o.cluster }) : undefined;
+  const redis = cluster ?? (await startPrivateRedis({ ...server, dataDir: o.dataDir }));
   const node = (name: string, entry: string, env: Record<string, string>) =>
     startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
 
@@ -70,6 +80,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const common = {
     ...o.appEnv,
     REDIS_URL: redis.url,
+    ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: String(o.cluster?.partitions ?? 16) } : {}),
     LOG_LEVEL: 'warn',
     SHUTDOWN_GRACE_MS: '5000',
     TRACKING_STORES_BASE_URL: storesUrl,
@@ -99,6 +110,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   ]);
   return {
     redisUrl: redis.url,
+    cluster,
     controlUrl,
     storesUrl,
     apiUrl,
