@@ -31,8 +31,8 @@ describe('SMPP delivery receipts', () => {
 
   it('reports a multi-part message once: delivered when every part is, undeliverable at the first failed part', () => {
     const tracker = new ReceiptTracker();
-    tracker.track(['a1', 'a2', 'a3']);
-    tracker.track(['b1', 'b2']);
+    tracker.track('a1', 3, ['a1', 'a2', 'a3']);
+    tracker.track('b1', 2, ['b1', 'b2']);
     const receipt = (id: string, state: 'delivered' | 'undeliverable') => ({ providerMessageId: id, state, at: 1, detail: '' });
     expect(tracker.settle(receipt('a2', 'delivered'))).toBeUndefined();
     expect(tracker.settle(receipt('a1', 'delivered'))).toBeUndefined();
@@ -40,5 +40,12 @@ describe('SMPP delivery receipts', () => {
     expect(tracker.settle(receipt('b2', 'undeliverable'))).toMatchObject({ providerMessageId: 'b1', state: 'undeliverable' });
     expect(tracker.settle(receipt('b1', 'delivered'))).toMatchObject({ providerMessageId: 'b1', state: 'delivered' }); // forgotten: passes through
     expect(tracker.settle(receipt('zz', 'delivered'))).toMatchObject({ providerMessageId: 'zz' });
+    const pending = tracker.track('pending:n-1', 2, ['c1']);
+    expect(tracker.settle(receipt('c1', 'delivered'))).toBeUndefined();
+    tracker.addPart(pending, 'c2');
+    expect(tracker.settle(receipt('c2', 'delivered'))).toMatchObject({ providerMessageId: 'pending:n-1', state: 'delivered' });
+    const refused = tracker.track('pending:n-2', 1, []);
+    expect(tracker.fail(refused, { state: 'undeliverable', at: 1, detail: 'late' })).toMatchObject({ providerMessageId: 'pending:n-2' });
+    expect(tracker.fail(refused, { state: 'undeliverable', at: 1, detail: 'late' })).toBeUndefined();
   });
 });

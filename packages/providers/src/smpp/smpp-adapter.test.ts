@@ -142,6 +142,27 @@ describe('SMPP adapter against a loopback SMSC', () => {
     expect(smsc.submits).toHaveLength(1);
   });
 
+  it('settles an unknown outcome by a late submit_sm_resp and the receipt that follows (or by a late refusal)', async () => {
+    const adapter = provider({ timeouts: { submitMs: 300 } });
+    const receipts: ProviderReceipt[] = [];
+    adapter.onReceipt((receipt) => receipts.push(receipt));
+    answer(() => ({ answer: 'hold' }));
+    const late = await send(adapter, request('answered late', 'n-late'));
+    expect(late).toMatchObject({ outcome: 'unknown', errorClass: 'timeout', sent: true, providerMessageId: 'pending:n-late' });
+    smsc.releaseHeld();
+    const messageId = smsc.submits[0]?.messageId ?? '';
+    expect(await smsc.sendReceipt({ messageId, stat: 'DELIVRD' })).toBe(0);
+    await waitFor('the receipt of the late message', () => receipts.length === 1);
+    expect(receipts[0]).toMatchObject({ provider: 'sms-a', providerMessageId: 'pending:n-late', state: 'delivered' });
+
+    answer(() => ({ answer: 'hold', status: 0x58 }));
+    const refused = await send(adapter, request('refused late', 'n-refused'));
+    expect(refused).toMatchObject({ outcome: 'unknown', providerMessageId: 'pending:n-refused' });
+    smsc.releaseHeld();
+    await waitFor('the late refusal', () => receipts.length === 2);
+    expect(receipts[1]).toMatchObject({ providerMessageId: 'pending:n-refused', state: 'undeliverable', detail: 'late submit_sm_resp ESME_RTHROTTLED' });
+  });
+
   it('re-binds after the SMSC drops the connection; the next send waits for the bind and is delivered', async () => {
     const adapter = provider();
     expect(await send(adapter, request('before'))).toMatchObject({ outcome: 'delivered' });

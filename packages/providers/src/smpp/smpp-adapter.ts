@@ -1,10 +1,10 @@
 import type { PDU } from 'smpp';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type ProviderReceipt, type SendRequest, type SendResult } from '../adapter';
-import { classifySubmitStatus, type StatusOutcome } from './command-status';
+import { classifySubmitStatus, statusName, type StatusOutcome } from './command-status';
 import { resolveSmppEndpoint, smppProviderConfigSchema, type SmppProviderConfig, type SmppProviderConfigInput } from './config';
 import { ESM_CLASS_RECEIPT, REGISTERED_DELIVERY_FINAL, buildSegments, concatReference, smppAddress, type SmppSegment } from './pdu-content';
-import { parseReceipt } from './receipt';
-import { ReceiptTracker } from './receipt-tracker';
+import { parseReceipt, type ParsedReceipt } from './receipt';
+import { ReceiptTracker, type TrackedMessage } from './receipt-tracker';
 import { SILENT_LOGGER, SmppSession, type RequestResult, type SmppLogger } from './smpp-session';
 import { SmppWindow } from './window';
 
@@ -25,6 +25,15 @@ export const SMPP_ERROR_CLASSES = {
   /** The adapter was closed while the send waited. */
   closed: 'smpp-closed',
 } as const;
+
+/**
+ * The providerMessageId of an unknown outcome: no message_id came back, so the adapter names the
+ * message after the notification. A submit_sm_resp that arrives late (same session, within two
+ * minutes) ties the SMSC's message_id to it, and that message's receipt is reported under this id.
+ */
+export function pendingMessageId(notificationId: string): string {
+  return `pending:${notificationId}`;
+}
 
 export interface SmppAdapterOptions {
   logger?: SmppLogger;
@@ -101,31 +110,46 @@ export class SmppAdapter implements ProviderAdapter {
     const source = smppAddress(this.config.sourceAddr);
     const destination = smppAddress(request.to);
     const parts: Promise<PartResult>[] = [];
+    // Late submit_sm_resps (after the timeout) wait here until the outcome is known, then go to onLateAnswer.
+    const lateAnswers: PDU[] = [];
+    let onLate: (pdu: PDU) => void = (pdu) => {
+      lateAnswers.push(pdu);
+    };
     for (const segment of segments) {
       if (!(await this.window.acquire(timeouts.windowWaitMs))) {
         parts.push(Promise.resolve({ kind: 'not-sent', errorClass: SMPP_ERROR_CLASSES.windowFull }));
         break;
       }
-      const answer = this.closed ? undefined : this.session.request('submit_sm', submitParams(source, destination, segment), timeouts.submitMs);
+      let answer: Promise<RequestResult> | undefined;
+      try {
+        answer = this.closed
+          ? undefined
+          : this.session.request('submit_sm', submitParams(source, destination, segment), timeouts.submitMs, (pdu) => onLate(pdu));
+      } catch (error) {
+        this.window.release();
+        throw error;
+      }
       if (!answer) {
         this.window.release();
         parts.push(Promise.resolve({ kind: 'not-sent', errorClass: this.closed ? SMPP_ERROR_CLASSES.closed : SMPP_ERROR_CLASSES.unbound }));
         break;
       }
       parts.push(
-        answer.then(
-          (result) => {
-            this.window.release();
-            return partResult(result);
-          },
-          (error: unknown) => {
-            this.window.release();
-            throw error;
-          },
-        ),
+        answer.then((result) => {
+          this.window.release();
+          return partResult(result);
+        }),
       );
     }
-    return this.combine(await Promise.all(parts), segments.length, started);
+    const partResults = await Promise.all(parts);
+    const result = this.combine(partResults, segments.length, started, request.notificationId);
+    if (result.outcome === 'unknown' && result.providerMessageId !== undefined) {
+      const accepted = partResults.flatMap((r) => (r.kind === 'accepted' ? [r.messageId] : []));
+      const message = this.tracker.track(result.providerMessageId, segments.length, accepted);
+      onLate = (pdu) => this.onLateAnswer(message, pdu);
+      for (const pdu of lateAnswers.splice(0)) onLate(pdu);
+    }
+    return result;
   }
 
   onReceipt(listener: (receipt: ProviderReceipt) => void): void {
@@ -166,12 +190,12 @@ export class SmppAdapter implements ProviderAdapter {
    * is permanent wins (a retry gets the same answer), then unknown (a part may have gone), then
    * transient. Sent when any part was written.
    */
-  private combine(results: PartResult[], total: number, started: number): SendResult {
+  private combine(results: PartResult[], total: number, started: number, notificationId: string): SendResult {
     const durationMs = elapsedMs(started);
     const accepted = results.flatMap((r) => (r.kind === 'accepted' ? [r.messageId] : []));
     const sent = results.some((r) => r.kind !== 'not-sent');
     if (accepted.length === total) {
-      this.tracker.track(accepted);
+      this.tracker.track(accepted[0] ?? '', total, accepted);
       return { outcome: 'delivered', durationMs, sent: true, providerMessageId: accepted[0] };
     }
     const partNote = total > 1 ? ` (${accepted.length} of ${total} parts accepted)` : '';
@@ -193,7 +217,16 @@ export class SmppAdapter implements ProviderAdapter {
         unknown.errorClass === SMPP_ERROR_CLASSES.timeout
           ? 'no submit_sm_resp within the submit timeout'
           : 'the SMPP session was lost before the submit_sm_resp';
-      return { outcome: 'unknown', errorClass: unknown.errorClass, message: `${message}${partNote}`, durationMs, sent: true };
+      // A timed-out part may still be answered late: the pending id lets its receipt settle the outcome.
+      const pending = results.some((r) => r.kind === 'unknown' && r.errorClass === SMPP_ERROR_CLASSES.timeout);
+      return {
+        outcome: 'unknown',
+        errorClass: unknown.errorClass,
+        message: `${message}${partNote}`,
+        durationMs,
+        sent: true,
+        ...(pending ? { providerMessageId: pendingMessageId(notificationId) } : {}),
+      };
     }
     const refused = results.find((r) => r.kind === 'refused');
     if (refused?.kind === 'refused')
@@ -207,6 +240,17 @@ export class SmppAdapter implements ProviderAdapter {
     return { outcome: 'transient', errorClass, message: `${reason}${partNote}`, durationMs, sent };
   }
 
+  /** A submit_sm_resp after its timeout: an accepted part joins its message; a refused one settles it undeliverable. */
+  private onLateAnswer(message: TrackedMessage, pdu: PDU): void {
+    const status = pdu.command === 'generic_nack' && pdu.command_status === 0 ? 0x08 : pdu.command_status;
+    if (status === 0 && pdu.message_id) {
+      this.tracker.addPart(message, pdu.message_id);
+      return;
+    }
+    const receipt = this.tracker.fail(message, { state: 'undeliverable', at: Date.now(), detail: `late submit_sm_resp ${statusName(status)}` });
+    if (receipt) this.emit(receipt);
+  }
+
   private onDeliverSm(pdu: PDU): void {
     if (((pdu.esm_class ?? 0) & 0x3c) !== ESM_CLASS_RECEIPT) {
       this.logger.info({ provider: this.name }, 'smpp deliver_sm that is no delivery receipt (mobile-originated): acknowledged and ignored');
@@ -214,7 +258,10 @@ export class SmppAdapter implements ProviderAdapter {
     }
     const parsed = parseReceipt({ text: shortMessageText(pdu.short_message), receiptedMessageId: pdu.receipted_message_id, messageState: pdu.message_state });
     const receipt = parsed && this.tracker.settle(parsed);
-    if (!receipt) return;
+    if (receipt) this.emit(receipt);
+  }
+
+  private emit(receipt: ParsedReceipt): void {
     const event: ProviderReceipt = { provider: this.name, ...receipt };
     for (const listener of this.listeners) {
       try {

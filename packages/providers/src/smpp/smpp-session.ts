@@ -38,6 +38,10 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** How long an answer that came after its timeout is still handed to `onLate`. */
+export const LATE_ANSWER_MS = 120_000;
+const LATE_ANSWERS_KEPT = 10_000;
+
 /**
  * One bound transceiver session to an SMSC, kept open: bind_transceiver after connect,
  * enquire_link every `enquireLinkMs` (a missing enquire_link_resp counts as a lost session),
@@ -51,6 +55,8 @@ export class SmppSession {
   private sequence = 0;
   private attempt = 0;
   private readonly pending = new Map<number, Pending>();
+  /** Requests that timed out and still wait for a late answer: sequence → handler. */
+  private readonly late = new Map<number, { onLate: (pdu: PDU) => void; timer: NodeJS.Timeout }>();
   private readonly boundWaiters = new Set<() => void>();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private enquireTimer: NodeJS.Timeout | undefined;
@@ -92,12 +98,13 @@ export class SmppSession {
   /**
    * Writes one request PDU and settles with its answer, `timeout` when none came within
    * `timeoutMs` of writing, or `lost` when the session went first. Answers undefined when
-   * nothing was written (not bound, or the socket is not writable).
+   * nothing was written (not bound, or the socket is not writable). An answer that comes after
+   * the timeout (within LATE_ANSWER_MS, on the same session) goes to `onLate`.
    */
-  request(command: string, params: Record<string, unknown>, timeoutMs: number): Promise<RequestResult> | undefined {
+  request(command: string, params: Record<string, unknown>, timeoutMs: number, onLate?: (pdu: PDU) => void): Promise<RequestResult> | undefined {
     const session = this.session;
     if (!session || !this.bound) return undefined;
-    return this.write(session, command, params, timeoutMs);
+    return this.write(session, command, params, timeoutMs, onLate);
   }
 
   async close(): Promise<void> {
@@ -117,18 +124,35 @@ export class SmppSession {
     this.session = undefined;
   }
 
-  private write(session: Session, command: string, params: Record<string, unknown>, timeoutMs: number): Promise<RequestResult> | undefined {
+  private write(
+    session: Session,
+    command: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    onLate?: (pdu: PDU) => void,
+  ): Promise<RequestResult> | undefined {
     this.sequence = this.sequence >= 0x7fffffff ? 1 : this.sequence + 1;
     const sequence = this.sequence;
     const pdu = new PDU(command, { ...params, sequence_number: sequence });
     let settle: (result: RequestResult) => void = () => undefined;
     const answer = new Promise<RequestResult>((resolve) => (settle = resolve));
     const timer = setTimeout(() => {
-      if (this.pending.delete(sequence)) settle({ kind: 'timeout' });
+      if (!this.pending.delete(sequence)) return;
+      if (onLate) this.awaitLate(sequence, onLate);
+      settle({ kind: 'timeout' });
     }, timeoutMs);
     this.pending.set(sequence, { resolve: settle, timer });
     // The package writes synchronously to the socket, or answers false when it is not writable.
-    if (!session.send(pdu)) {
+    let written: boolean;
+    try {
+      written = session.send(pdu);
+    } catch (error) {
+      // A PDU the package cannot encode (a programming error): nothing was written.
+      this.pending.delete(sequence);
+      clearTimeout(timer);
+      throw error;
+    }
+    if (!written) {
       this.pending.delete(sequence);
       clearTimeout(timer);
       return undefined;
@@ -214,7 +238,16 @@ export class SmppSession {
     if (session !== this.session) return;
     if (pdu.isResponse()) {
       const entry = this.pending.get(pdu.sequence_number);
-      if (!entry) return; // an answer after its timeout: the call already counted as unknown
+      if (!entry) {
+        // An answer after its timeout: the call already counted as unknown; its owner may still want it.
+        const late = this.late.get(pdu.sequence_number);
+        if (late) {
+          this.late.delete(pdu.sequence_number);
+          clearTimeout(late.timer);
+          late.onLate(pdu);
+        }
+        return;
+      }
       this.pending.delete(pdu.sequence_number);
       clearTimeout(entry.timer);
       entry.resolve({ kind: 'response', pdu });
@@ -262,7 +295,17 @@ export class SmppSession {
     }, delay);
   }
 
+  private awaitLate(sequence: number, onLate: (pdu: PDU) => void): void {
+    if (this.late.size >= LATE_ANSWERS_KEPT) return;
+    const timer = setTimeout(() => this.late.delete(sequence), LATE_ANSWER_MS);
+    timer.unref();
+    this.late.set(sequence, { onLate, timer });
+  }
+
   private failPending(): void {
+    // Answers never cross sessions: late ones are lost with it.
+    for (const { timer } of this.late.values()) clearTimeout(timer);
+    this.late.clear();
     for (const [sequence, entry] of this.pending) {
       this.pending.delete(sequence);
       clearTimeout(entry.timer);
