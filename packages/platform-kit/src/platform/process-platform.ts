@@ -122,6 +122,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
       await o.group.stop([apiProcess]);
       await o.group.stop([simulators]);
       await o.group.stopAll();
+      await cluster?.stop();
     },
   };
 }
