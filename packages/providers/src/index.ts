@@ -5,4 +5,5 @@ export * from './simulator';
 export * from './smtp';
 export * from './push-address';
 export * from './web-push';
+export * from './fcm';
 export * from './config';
