@@ -18,7 +18,7 @@ export const webhookEndpointRequestSchema = z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1)
       .max(WEBHOOK_EVENT_TYPES.length)
-      .refine((list) => new Set(list).size === list.length, 'must not repeat an event type'),
+      .refine((list) => !Array.isArray(list) || new Set(list).size === list.length, 'must not repeat an event type'),
     description: z.string().max(WEBHOOK_LIMITS.descriptionLength).optional(),
   })
   .strict();

@@ -102,7 +102,11 @@ export class WebhookSender {
     }
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  private closing: Promise<void> | undefined;
+
+  /** Closes the connections (idempotent). */
+  close(): Promise<void> {
+    this.closing ??= this.agent.close();
+    return this.closing;
   }
 }
