@@ -6,7 +6,14 @@ export {
   type SmppProviderConfigInput,
   type SmppEndpoint,
 } from './config';
-export { SmppAdapter, createSmppAdapter, SMPP_CAPABILITIES, SMPP_ERROR_CLASSES, type SmppAdapterOptions } from './smpp-adapter';
+export {
+  SmppAdapter,
+  createSmppAdapter,
+  pendingMessageId as smppPendingMessageId,
+  SMPP_CAPABILITIES,
+  SMPP_ERROR_CLASSES,
+  type SmppAdapterOptions,
+} from './smpp-adapter';
 export { classifySubmitStatus as classifySmppSubmitStatus, statusClass as smppStatusClass, SMPP_STATUS } from './command-status';
 export { parseReceipt as parseSmppReceipt, formatReceiptText as formatSmppReceiptText, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
 export type { SmppLogger } from './smpp-session';
