@@ -25,7 +25,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const queues = new ChannelQueues(redis);
   registerQueueDepthGauge(registry, () => queues.all());
   // The intake connection already fails fast (producer role): the breakers share it.
-  const gate = options.gate ?? createBreakerGate({ redis, config: config.breaker, registry, logger });
+  const gate = options.gate ?? createBreakerGate({ redis, config: config.breaker, registry, logger, routes: config.providerRoutes });
   const recipients = new RecipientStore(redis);
   const intake = new IntakeService({
     scripts: loadScripts(redis),

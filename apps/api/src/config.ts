@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
-import { DEV_DEFAULTS, historyEnvShape, httpServerLimitsEnvShape, parseEnv, sharedEnvShape, toHistoryConfig, toHttpServerLimits } from '@notify/runtime';
+import {
+  DEV_DEFAULTS,
+  historyEnvShape,
+  httpServerLimitsEnvShape,
+  parseEnv,
+  providersEnvShape,
+  sharedEnvShape,
+  toHistoryConfig,
+  toHttpServerLimits,
+  toProviderRoutes,
+} from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { loadTrackingConfig } from './tracking';
 
@@ -59,6 +69,8 @@ export const apiEnvShape = {
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
   ...historyEnvShape,
+  /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
+  PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
   /** The largest `limit` of one page of GET /v1/notifications (a larger one is a 400 naming `limit`). */
   HISTORY_MAX_LIST_LIMIT: z.coerce.number().int().min(1).max(1_000).default(100),
@@ -128,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
+    providerRoutes: toProviderRoutes(c),
     /** Bytes. */
     bodyLimit: c.BODY_LIMIT,
     http: toHttpServerLimits(c),

@@ -17,9 +17,11 @@ import {
   historyEnvShape,
   httpServerLimitsEnvShape,
   parseEnv,
+  providersEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
+  toProvidersConfig,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
@@ -74,6 +76,7 @@ export const workerEnvShape = {
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
   ...historyEnvShape,
+  ...providersEnvShape,
   ...webhookEnvShape,
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
@@ -128,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
       reminder: { concurrency: c.CONCURRENCY_EMAIL_REMINDER, ratePerSecond: c.RATE_EMAIL_REMINDER },
     },
   };
+  const simulatorSockets = (channel: Channel) => Math.min(1_000, bulkheads[channel].urgent.concurrency + bulkheads[channel].reminder.concurrency);
   const cascade: CascadeConfig = {
     budget: c.CASCADE_BUDGET,
     transientDelayMs: c.CASCADE_TRANSIENT_DELAY_MS,
@@ -147,11 +151,13 @@ export function loadConfig(env: Record<string, string | undefined>) {
     env: c.NODE_ENV,
     redisUrl: c.REDIS_URL,
     roles: c.WORKER_ROLES,
-    providers: {
-      push: { url: c.PROVIDER_PUSH_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS },
-      sms: { url: c.PROVIDER_SMS_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS },
-      email: { url: c.PROVIDER_EMAIL_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS },
-    } satisfies Record<Channel, { url: string; timeoutMs: number }>,
+    // Each channel's providers (PROVIDERS_FILE); a channel it does not name keeps its simulator,
+    // whose socket pool is part of the bulkhead: as many sockets as the channel's lanes run calls.
+    providers: toProvidersConfig(c, env, {
+      push: { url: c.PROVIDER_PUSH_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS, connections: simulatorSockets('push') },
+      sms: { url: c.PROVIDER_SMS_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS, connections: simulatorSockets('sms') },
+      email: { url: c.PROVIDER_EMAIL_URL, timeoutMs: c.PROVIDER_TIMEOUT_MS, connections: simulatorSockets('email') },
+    }),
     bulkheads,
     cascade,
     locks,

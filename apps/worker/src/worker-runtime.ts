@@ -1,19 +1,17 @@
 import type { Logger } from 'pino';
-import { CHANNELS, type Channel } from '@notify/core';
 import { createHistoryMetrics, createPipelineMetrics, createRegistry, createWebhookMetrics, registerQueueDepthGauge } from '@notify/metrics';
 import {
   Archiver,
   ChannelQueues,
   ChannelWorkers,
   IntakeSweeper,
-  ProviderClient,
   createBreakerGate,
   createStepProcessor,
   lazyHistoryStore,
   loadScripts,
   type ChannelGate,
-  type ProviderEndpoint,
 } from '@notify/pipeline';
+import { ProviderDirectory } from '@notify/providers';
 import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
@@ -33,18 +31,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   registerQueueDepthGauge(registry, () => queues.all().filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
   const scripts = loadScripts(redis, { archive: config.history.enabled });
-  const endpoints = {} as Record<Channel, ProviderEndpoint>;
-  for (const channel of CHANNELS) {
-    const lanes = config.bulkheads[channel];
-    // The provider pool is part of the bulkhead: as many sockets as the channel's lanes run calls.
-    endpoints[channel] = { ...config.providers[channel], connections: lanes.urgent.concurrency + lanes.reminder.concurrency };
-  }
-  const provider = new ProviderClient(endpoints);
+  // Only the adapters of this worker's channels: an SMPP session or an SMTP pool is opened where it is used.
+  const providers = ProviderDirectory.fromConfig(config.providers.providers, config.roles);
   // The breakers get their own fail-fast connection: in a Redis outage their calls fail at once
   // and fail OPEN (documented in breaker-gate.ts), instead of queueing behind the worker
   // connection's endless retries until the breaker's timeout.
   const breakerRedis = options.gate ? undefined : await connectRedis(config.redisUrl, 'producer', { requireDurable: false });
-  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger });
+  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger, routes: config.providers.routes });
   // Tenant webhooks: the step processor publishes events; their own queue and worker deliver them
   // (their own bulkhead: a slow receiver holds webhook slots only).
   const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
@@ -63,7 +56,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     redis,
     scripts,
     queues,
-    provider,
+    providers,
+    unknownOutcomePolicy: (channel) => config.providers.unknownOutcome[channel],
     gate,
     metrics,
     config: config.cascade,
@@ -143,7 +137,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         await webhookSender.close();
         await webhooks.close();
         await queues.close();
-        await provider.close();
+        await providers.close();
         await gate.close();
         await breakerRedis?.quit().catch(() => breakerRedis.disconnect());
         await listener.close();

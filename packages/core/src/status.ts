@@ -38,6 +38,8 @@ export type RecordedOutcome = (typeof RECORDED_OUTCOMES)[number];
 export interface AttemptRecord {
   step: number;
   channel: Channel;
+  /** The provider that made the call (breakers and failover are per provider); absent in records from before providers. */
+  provider?: string;
   /** `reconcile` re-sends with the same key after an unknown outcome. */
   kind: 'send' | 'reconcile';
   startedAt: number;

@@ -16,8 +16,11 @@ export interface GateTicket {
 export interface ChannelGate {
   /** Channels that must not be called now (all their providers open). Cheap: implementations may cache for a moment. */
   openChannels(): Promise<ReadonlySet<Channel>>;
-  /** A ticket for one call on the channel's first provider that allows it, or undefined when every breaker refuses. */
-  acquire(channel: Channel): Promise<GateTicket | undefined>;
+  /**
+   * A ticket for one call on the channel's first provider that allows it, or undefined when every breaker refuses.
+   * `provider`: only that provider (a reconciliation must go back to the provider that holds the idempotency key).
+   */
+  acquire(channel: Channel, provider?: string): Promise<GateTicket | undefined>;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,7 @@ const NO_CHANNELS: ReadonlySet<Channel> = new Set();
 export function openGate(routes: ProviderRoutes = SINGLE_PROVIDER_ROUTES): ChannelGate {
   return {
     openChannels: async () => NO_CHANNELS,
-    acquire: async (channel) => ({ provider: routes[channel][0] ?? channel, release: async () => undefined }),
+    acquire: async (channel, provider) => ({ provider: provider ?? routes[channel][0] ?? channel, release: async () => undefined }),
     close: async () => undefined,
   };
 }

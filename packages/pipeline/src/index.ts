@@ -2,7 +2,6 @@ export * from './scripts';
 export * from './notification-record';
 export * from './job-data';
 export * from './channel-queues';
-export * from './provider-client';
 export * from './channel-gate';
 export * from './cascade-config';
 export * from './bulkhead-config';

@@ -13,4 +13,6 @@ export interface StepJobData {
   /** 1-based step number; each step makes at most one external call. */
   step: number;
   channel: Channel;
+  /** A reconciliation only: the provider that made the unknown call and holds its idempotency key. */
+  provider?: string;
 }

@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   isTerminal,
   nextCascadeStep,
   notificationKey,
+  partitionOfId,
   providerIdempotencyKey,
   renderForChannel,
   type Addresses,
@@ -16,23 +16,28 @@ import {
   type SkipReason,
 } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
+import type { RedisClient } from '@notify/runtime';
 import type { CascadeConfig } from './cascade-config';
 import type { ChannelGate, GateTicket } from './channel-gate';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import { recordAttempts, type RecordFields } from './notification-record';
-import type { ProviderClient } from './provider-client';
+import type { ProviderAdapter } from '@notify/providers';
+import { providerAddress } from '@notify/providers';
 import type { Scripts } from './scripts';
 
 export interface StepProcessorDeps {
-  redis: Redis;
+  redis: RedisClient;
   scripts: Scripts;
   queues: ChannelQueues;
-  provider: ProviderClient;
+  /** The providers the gate routes to, by name (a ProviderDirectory). */
+  providers: ProviderLookup;
   gate: ChannelGate;
   metrics: PipelineMetrics;
   logger: Logger;
   config: CascadeConfig;
+  /** Per channel; default `resend` everywhere (what the simulators, which honour keys, never need). */
+  unknownOutcomePolicy?: (channel: Channel) => UnknownOutcomePolicy;
   now?: () => number;
   /** Tenant webhooks (packages/webhooks): told where a notification ends or an attempt failed. Never fails a step. */
   events?: { publish(event: { type: StepEventType; notificationId: string; step?: number }): Promise<void> };
@@ -40,6 +45,19 @@ export interface StepProcessorDeps {
 
 /** What the step processor tells `events`: a notification's terminal state, or a failed attempt. */
 export type StepEventType = 'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'attempt.failed';
+
+/** Finds a provider's adapter by name (ProviderDirectory implements it). */
+export interface ProviderLookup {
+  get(name: string): ProviderAdapter;
+}
+
+/**
+ * What an unknown outcome on a provider that takes no idempotency key and offers no lookup
+ * becomes: `settle` ends the notification `unconfirmed` at once (no second send: it may have
+ * been delivered), `resend` re-sends on the same provider (at least once: it may deliver twice).
+ * Providers that honour a key always reconcile (a re-send is answered with the first result).
+ */
+export type UnknownOutcomePolicy = 'settle' | 'resend';
 
 /** What a step job did; returned as the BullMQ job's result (visible in bull-board). */
 export type StepResult =
@@ -65,7 +83,8 @@ type After = RecordedOutcome | 'skip' | 'not-sent';
  * a re-run finds the step finished, in flight, or moved on, and only completes what is missing.
  */
 export function createStepProcessor(deps: StepProcessorDeps) {
-  const { redis, scripts, queues, provider, gate, metrics, config } = deps;
+  const { redis, scripts, queues, providers, gate, metrics, config } = deps;
+  const unknownPolicy = deps.unknownOutcomePolicy ?? (() => 'resend' as const);
   const now = deps.now ?? Date.now;
   /** Publishing is best effort beside the delivery: an error is logged, never thrown into the step. */
   const publish = async (type: StepEventType, data: StepJobData) => {
@@ -78,14 +97,14 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   };
 
   async function process(data: StepJobData): Promise<StepResult> {
-    const ticket = await gate.acquire(data.channel);
+    const ticket = await gate.acquire(data.channel, data.provider);
     if (!ticket) {
       metrics.skips.inc({ channel: data.channel, reason: 'breaker-open' });
       await advance(data, [{ channel: data.channel, reason: 'breaker-open', at: now() }], 'skip');
       return { action: 'skipped', reason: 'breaker-open', channel: data.channel };
     }
     const begin = await scripts
-      .beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget })
+      .beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget, provider: ticket.provider })
       .catch(async (error: unknown) => {
         await ticket.release('not-called');
         throw error;
@@ -117,11 +136,13 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   async function call(data: StepJobData, begin: { contentJson: string; addressesJson: string }, ticket: GateTicket): Promise<StepResult> {
     let to: string;
     let message: RenderedMessage;
+    let adapter: ProviderAdapter;
     try {
       const content = JSON.parse(begin.contentJson) as NotificationContent;
       const addresses = JSON.parse(begin.addressesJson) as Addresses;
       to = addresses[data.channel] as string;
       message = renderForChannel(data.channel, content, { smsMaxSegments: config.smsMaxSegments });
+      adapter = providers.get(ticket.provider);
     } catch (error) {
       // Deterministic: the same record never renders on this channel. Nothing was called.
       await ticket.release('not-called');
@@ -131,7 +152,13 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     metrics.inFlight.inc({ channel: data.channel });
     let result;
     try {
-      result = await provider.send(data.channel, to, message, providerIdempotencyKey(data.id));
+      result = await adapter.send({
+        notificationId: data.id,
+        idempotencyKey: providerIdempotencyKey(data.id),
+        to: providerAddress(to),
+        message,
+        priority: data.priority,
+      });
     } finally {
       metrics.inFlight.dec({ channel: data.channel });
     }
@@ -160,8 +187,36 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       return { action: 'called', outcome: result.outcome, channel: data.channel };
     }
     if (finished.code === 'recorded' && result.outcome !== 'delivered') await publish('attempt.failed', data);
+    if (finished.code === 'recorded' && result.outcome === 'unknown' && !adapter.capabilities.idempotencyKey && !adapter.capabilities.lookup) {
+      if (unknownPolicy(data.channel) === 'settle') {
+        // A re-send could deliver twice and nothing can be asked: the outcome stays unknown, said as such.
+        await settleUnconfirmed(
+          data,
+          `unknown outcome on ${adapter.name}, which takes no idempotency key: not re-sent (UNKNOWN_OUTCOME_${data.channel.toUpperCase()}=settle)`,
+        );
+        return { action: 'called', outcome: result.outcome, channel: data.channel };
+      }
+    }
     if (result.outcome !== 'delivered') await advance(data, [], result.sent ? result.outcome : 'not-sent');
     return { action: 'called', outcome: result.outcome, channel: data.channel };
+  }
+
+  /** Ends the notification `unconfirmed` now: its last call's outcome is unknown and can never be settled. */
+  async function settleUnconfirmed(data: StepJobData, reason: string): Promise<void> {
+    const fields = await redis.hgetall(notificationKey(data.id, partitionOfId(data.id, queues.partitions)));
+    const ended = await scripts.finishNotification({
+      id: data.id,
+      fromStep: Number(fields.step ?? data.step),
+      status: 'unconfirmed',
+      reason,
+      now: now(),
+      skips: [],
+    });
+    if (ended.code === 'ended') {
+      metrics.notifications.inc({ priority: data.priority, outcome: 'unconfirmed' });
+      metrics.cascadeDepth.observe({ outcome: 'unconfirmed' }, Number(fields.calls ?? 0));
+      await publish('notification.unconfirmed', data);
+    }
   }
 
   /** A message that cannot be rendered for this channel: recorded as such, no call spent, the cascade moves on. */
@@ -188,10 +243,14 @@ export function createStepProcessor(deps: StepProcessorDeps) {
 
   /** A re-run found the step already handled: compute the next move from the record alone. */
   async function resume(data: StepJobData): Promise<void> {
-    const fields = (await redis.hgetall(notificationKey(data.id))) as RecordFields;
+    const fields = (await redis.hgetall(notificationKey(data.id, partitionOfId(data.id, queues.partitions)))) as RecordFields;
     if (!fields.status || isTerminal(fields.status as NotificationStatus)) return;
     const step = Number(fields.step);
-    const current: StepJobData = { ...data, step, channel: fields.chan as Channel };
+    const channel = fields.chan as Channel;
+    const reconcileWith =
+      fields.kind === 'reconcile' ? recordAttempts(fields).findLast((a) => a.channel === channel && a.outcome === 'unknown')?.provider : undefined;
+    const { provider: _previous, ...base } = data;
+    const current: StepJobData = { ...base, step, channel, ...(reconcileWith !== undefined ? { provider: reconcileWith } : {}) };
     const attempt = recordAttempts(fields).find((a) => a.step === step);
     if (attempt?.outcome !== undefined) {
       await advance(current, [], attempt.spent === false && attempt.outcome !== 'processing-error' ? 'not-sent' : attempt.outcome, fields);
@@ -206,7 +265,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
    * history, the open breakers and the channels skipped in this notification.
    */
   async function advance(data: StepJobData, newSkips: Skip[], after: After, known?: RecordFields): Promise<void> {
-    const fields = known ?? (await redis.hgetall(notificationKey(data.id)));
+    const fields = known ?? (await redis.hgetall(notificationKey(data.id, partitionOfId(data.id, queues.partitions))));
     if (!fields.status) return;
     const plan = JSON.parse(fields.plan ?? '[]') as Channel[];
     const attempts = recordAttempts(fields).map((a) => ({ channel: a.channel, outcome: a.outcome, spent: a.spent }));
@@ -262,7 +321,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     // interval, never in a loop.
     const delayMs = waiting ? config.unavailableRetryMs : delayAfter(after);
     const kind = decision.kind === 'reconcile' ? 'reconcile' : 'send';
-    const next: StepJobData = { ...data, step: step + 1, channel };
+    // A reconciliation goes back to the provider that made the unknown call: only it holds the key.
+    const reconcileWith = kind === 'reconcile' ? recordAttempts(fields).findLast((a) => a.channel === channel && a.outcome === 'unknown')?.provider : undefined;
+    const { provider: _previous, ...base } = data;
+    const next: StepJobData = { ...base, step: step + 1, channel, ...(reconcileWith !== undefined ? { provider: reconcileWith } : {}) };
     const scheduled = await scripts.scheduleStep({
       id: data.id,
       fromStep: step,

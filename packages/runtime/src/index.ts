@@ -7,3 +7,4 @@ export * from './metrics-listener';
 export * from './redis-connection';
 export * from './service-lifecycle';
 export * from './process-registry';
+export * from './providers-env';

@@ -241,9 +241,12 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
       const current = await states();
       return new Set(CHANNELS.filter((c) => routes[c].length > 0 && routes[c].every((p) => current[p] === 'open')));
     },
-    /** The channel's providers in order: the first whose breaker lets the call through makes it. */
-    async acquire(channel: Channel) {
-      for (const provider of routes[channel]) {
+    /**
+     * The channel's providers in order: the first whose breaker lets the call through makes it.
+     * `only`: that provider alone (a reconciliation; a provider no longer configured is still asked).
+     */
+    async acquire(channel: Channel, only?: string) {
+      for (const provider of only !== undefined ? [only] : routes[channel]) {
         const ticket = await acquireProvider(provider);
         if (ticket) return ticket;
       }

@@ -8,7 +8,7 @@
   KEYS[3] pending-intake sorted set: the notification leaves it once a step job runs
 
   ARGV[1] step (1-based)   ARGV[2] channel   ARGV[3] now (ms)   ARGV[4] budget (max calls)
-  ARGV[5] notification id
+  ARGV[5] notification id   ARGV[6] provider making the call ('' = unnamed)
 
   Returns { code, detail... }
     0 proceed      { 0, content, addresses }: make the call
@@ -49,6 +49,7 @@ if calls >= tonumber(ARGV[4]) then return { 6 } end
 
 local kind = redis.call('HGET', KEYS[1], 'kind')
 local attempt = { step = wanted, channel = ARGV[2], kind = kind, startedAt = tonumber(ARGV[3]) }
+if ARGV[6] ~= '' then attempt['provider'] = ARGV[6] end
 redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending')
 local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses')
 return { 0, fields[1], fields[2] }

@@ -13,6 +13,8 @@ export interface BeginAttemptArgs {
   channel: Channel;
   now: number;
   budget: number;
+  /** The provider making the call (recorded on the attempt, so a reconciliation goes back to it). */
+  provider?: string;
 }
 
 export type BeginAttemptReply =
@@ -29,6 +31,7 @@ export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs,
     a.now,
     a.budget,
     a.id,
+    a.provider ?? '',
   );
   const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
   if (code !== 'proceed') return { code };

@@ -80,16 +80,49 @@ export function parseProvidersFile(text: string, env: Readonly<Record<string, st
   return parsed.data.providers;
 }
 
-/** Reads and validates PROVIDERS_FILE (`.yaml`, `.yml` or `.json`). */
-export function loadProvidersFile(path: string, env: Readonly<Record<string, string | undefined>>): ProviderConfig[] {
+function readProvidersText(path: string): string {
   if (!['.yaml', '.yml', '.json'].includes(extname(path).toLowerCase())) throw new ProvidersFileError('PROVIDERS_FILE must end in .yaml, .yml or .json');
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new ProvidersFileError(`PROVIDERS_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  return parseProvidersFile(text, env);
+}
+
+/** Reads and validates PROVIDERS_FILE (`.yaml`, `.yml` or `.json`). */
+export function loadProvidersFile(path: string, env: Readonly<Record<string, string | undefined>>): ProviderConfig[] {
+  return parseProvidersFile(readProvidersText(path), env);
+}
+
+/** The channel a kind serves when an entry does not say (simulators always say). */
+const KIND_CHANNEL: Readonly<Record<string, Channel>> = { smtp: 'email', 'web-push': 'push', fcm: 'push', smpp: 'sms', 'http-sms': 'sms' };
+
+const routeEntrySchema = z.object({ name: z.string(), kind: z.string(), channel: z.enum(CHANNELS).optional() });
+
+/**
+ * Each channel's provider names from PROVIDERS_FILE without its secrets: what the api needs to
+ * read the breakers (a channel is open only when all its providers are). The workers validate
+ * the whole file; here only names, kinds and channels are read, and `${...}` is not expanded.
+ */
+export function loadProviderRoutes(path: string | undefined): Record<Channel, string[]> {
+  const routes = Object.fromEntries(CHANNELS.map((c) => [c, [] as string[]])) as Record<Channel, string[]>;
+  if (path !== undefined) {
+    let raw: unknown;
+    try {
+      raw = parseYaml(readProvidersText(path));
+    } catch (error) {
+      if (error instanceof ProvidersFileError) throw error;
+      throw new ProvidersFileError('PROVIDERS_FILE is not valid YAML or JSON');
+    }
+    const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
+    if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+    for (const entry of parsed.data.providers) {
+      const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
+      if (channel) routes[channel].push(entry.name);
+    }
+  }
+  for (const channel of CHANNELS) if (routes[channel].length === 0) routes[channel].push(channel);
+  return routes;
 }
 
 /**
