@@ -27,7 +27,7 @@ function smsRequest(to = '+905551112233'): SendRequest {
     idempotencyKey: `key-${id}`,
     to,
     message: renderForChannel('sms', { title: 'Kargo', body: 'Kargonuz yolda, şoförümüz çıktı' }, { smsMaxSegments: 3 }),
-    priority: 'normal',
+    priority: 'reminder',
   };
 }
 

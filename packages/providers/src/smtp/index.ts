@@ -1,0 +1,3 @@
+export * from './config';
+export * from './smtp-outcome';
+export * from './smtp-adapter';
