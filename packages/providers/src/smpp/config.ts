@@ -35,8 +35,9 @@ export const smppProviderConfigSchema = z
     host: z.string().min(1).optional(),
     port: z.number().int().min(1).max(65_535).optional(),
     tls: z.boolean().optional(),
-    systemId: z.string().min(1).max(15).optional(),
-    password: z.string().max(8).optional(),
+    /** SMPP 3.4 allows 15 characters of system_id and 8 of password; some SMSCs take more, so up to 32 are let through. */
+    systemId: z.string().min(1).max(32).optional(),
+    password: z.string().max(32).optional(),
     systemType: z.string().max(12).default(''),
     /** The sender: an E.164 number (`+905551112233`), a short code, or an alphanumeric name (≤ 11 characters). */
     sourceAddr: z.string().regex(SOURCE_ADDR, 'must be an E.164 number, a short code or an alphanumeric sender of at most 11 characters'),
