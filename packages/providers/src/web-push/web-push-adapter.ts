@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest } from 'undici';
 import webPush from 'web-push';
 import { classifyProviderStatus, type Priority, type PushPayload } from '@notify/core';
@@ -68,7 +69,8 @@ export class WebPushAdapter implements ProviderAdapter {
       keepAliveTimeout: 30_000,
       headersTimeout: c.timeouts.requestMs,
       bodyTimeout: c.timeouts.requestMs,
-      connect: { timeout: c.timeouts.connectMs, rejectUnauthorized: c.tls.rejectUnauthorized, ...(c.tls.ca ? { ca: c.tls.ca } : {}) },
+      // An extra CA is added to the system's (Node's `ca` alone would replace them).
+      connect: { timeout: c.timeouts.connectMs, rejectUnauthorized: c.tls.rejectUnauthorized, ...(c.tls.ca ? { ca: [...rootCertificates, c.tls.ca] } : {}) },
     });
   }
 
