@@ -56,6 +56,12 @@ export function createPipelineMetrics(registry: Registry) {
       buckets: CALL_DURATION_BUCKETS,
       registers,
     }),
+    intakeReplication: new Counter({
+      name: 'notify_intake_replication_total',
+      help: 'Intake WAITs for replicas (INTAKE_WAIT_REPLICAS > 0) by result: replicated, short (fewer replicas acknowledged in time; still accepted), error.',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     inFlight: new Gauge({
       name: 'notify_bulkhead_in_flight',
       help: 'Provider calls in flight per channel bulkhead.',

@@ -1,5 +1,5 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, stepJobId, type Channel, type Priority } from '@notify/core';
+import { CHANNELS, PRIORITIES, allPartitions, channelQueueName, partitionOfId, queuePrefix, stepJobId, type Channel, type Priority } from '@notify/core';
 import type { StepJobData } from './job-data';
 
 /**
@@ -25,33 +25,67 @@ export const STEP_JOB_OPTIONS: JobsOptions = {
  */
 export const STEP_EVENTS_MAX_LEN = 1_000;
 
-/** The six channel lanes: one queue per (channel, priority class). */
+/**
+ * The six channel lanes of every partition: one queue per (channel, priority class, partition),
+ * partition p's under BullMQ prefix `queuePrefix(p)` (its hash tag: a queue's keys share the
+ * slot of its notifications' records). A step job goes to its notification's partition.
+ */
 export class ChannelQueues {
   private readonly queues = new Map<string, Queue<StepJobData>>();
+  readonly partitions: number;
 
-  constructor(connection: ConnectionOptions) {
-    for (const channel of CHANNELS) {
-      for (const priority of PRIORITIES) {
-        const name = channelQueueName(channel, priority);
-        this.queues.set(
-          name,
-          new Queue<StepJobData>(name, {
-            connection,
-            prefix: QUEUE_PREFIX,
-            defaultJobOptions: STEP_JOB_OPTIONS,
-            streams: { events: { maxLen: STEP_EVENTS_MAX_LEN } },
-          }),
-        );
+  /** `partitions`: PARTITIONS (default 1, the six queues under `{notify}:q`). */
+  constructor(connection: ConnectionOptions, partitions = 1) {
+    this.partitions = partitions;
+    for (const partition of allPartitions(partitions)) {
+      for (const channel of CHANNELS) {
+        for (const priority of PRIORITIES) {
+          const name = channelQueueName(channel, priority);
+          this.queues.set(
+            laneKey(name, partition),
+            new Queue<StepJobData>(name, {
+              connection,
+              prefix: queuePrefix(partition),
+              defaultJobOptions: STEP_JOB_OPTIONS,
+              streams: { events: { maxLen: STEP_EVENTS_MAX_LEN } },
+            }),
+          );
+        }
       }
     }
   }
 
-  get(channel: Channel, priority: Priority): Queue<StepJobData> {
-    return this.queues.get(channelQueueName(channel, priority)) as Queue<StepJobData>;
+  get(channel: Channel, priority: Priority, partition = 0): Queue<StepJobData> {
+    return this.queues.get(laneKey(channelQueueName(channel, priority), partition)) as Queue<StepJobData>;
   }
 
+  /** The queue a notification's step jobs go to (its id names its partition). */
+  forNotification(id: string, channel: Channel, priority: Priority): Queue<StepJobData> {
+    return this.get(channel, priority, partitionOfId(id, this.partitions));
+  }
+
+  /** Every lane of every partition, partition by partition. */
   all(): Queue<StepJobData>[] {
     return [...this.queues.values()];
+  }
+
+  /** What the queue-depth gauge reads: each lane of the given partitions (default all), with its partition. */
+  depthSources(
+    partitions: readonly number[] = allPartitions(this.partitions),
+  ): { name: string; partition: number; getJobCounts(...states: string[]): Promise<Record<string, number>> }[] {
+    return partitions.flatMap((partition) =>
+      CHANNELS.flatMap((c) =>
+        PRIORITIES.map((priority) => {
+          const queue = this.get(c, priority, partition);
+          return { name: queue.name, partition, getJobCounts: (...states: string[]) => queue.getJobCounts(...(states as Parameters<Queue['getJobCounts']>)) };
+        }),
+      ),
+    );
+  }
+
+  /** The six lanes of each of the given partitions. */
+  ofPartitions(partitions: readonly number[]): Queue<StepJobData>[] {
+    return partitions.flatMap((p) => CHANNELS.flatMap((c) => PRIORITIES.map((priority) => this.get(c, priority, p))));
   }
 
   /**
@@ -59,7 +93,7 @@ export class ChannelQueues {
    * twice (a client retry, a re-run after a crash) is a no-op while the job exists.
    */
   async enqueueStep(priority: Priority, data: StepJobData, delayMs = 0): Promise<void> {
-    await this.get(data.channel, priority).add('step', data, {
+    await this.forNotification(data.id, data.channel, priority).add('step', data, {
       jobId: stepJobId(data.id, data.step),
       ...(delayMs > 0 ? { delay: delayMs } : {}),
     });
@@ -69,7 +103,7 @@ export class ChannelQueues {
   async enqueueFirstSteps(items: { priority: Priority; data: StepJobData }[]): Promise<void> {
     const byQueue = new Map<Queue<StepJobData>, { name: string; data: StepJobData; opts: JobsOptions }[]>();
     for (const { priority, data } of items) {
-      const queue = this.get(data.channel, priority);
+      const queue = this.forNotification(data.id, data.channel, priority);
       const list = byQueue.get(queue) ?? [];
       list.push({ name: 'step', data, opts: { jobId: stepJobId(data.id, data.step) } });
       byQueue.set(queue, list);
@@ -80,4 +114,8 @@ export class ChannelQueues {
   async close(): Promise<void> {
     await Promise.all(this.all().map((q) => q.close()));
   }
+}
+
+function laneKey(name: string, partition: number): string {
+  return `${partition}/${name}`;
 }

@@ -19,3 +19,4 @@ export * from './breaker/breaker-scripts';
 export * from './intake-sweeper';
 export * from './archiver';
 export * from './archiver-store';
+export * from './replica-wait';

@@ -6,6 +6,7 @@ import {
   notificationId,
   notificationRequestSchema,
   parseOrThrow,
+  partitionOfId,
   payloadFingerprint,
   planCascade,
   recipientHash,
@@ -19,6 +20,7 @@ import type { ChannelGate } from './channel-gate';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import type { RecipientStore } from './recipient-store';
+import type { ReplicaWaiter } from './replica-wait';
 import type { IntakeArgs, Scripts } from './scripts';
 
 export interface IntakeConfig {
@@ -64,6 +66,8 @@ export class IntakeService {
       metrics: PipelineMetrics;
       config: IntakeConfig;
       now?: () => number;
+      /** WAIT for replicas after the writes, before the 202 (INTAKE_WAIT_REPLICAS; absent or 0 = no WAIT). */
+      replication?: ReplicaWaiter;
     },
   ) {}
 
@@ -74,7 +78,10 @@ export class IntakeService {
       priority = request.priority;
       const prepared = await this.prepare(tenant, request, await this.deps.gate.openChannels());
       const result = await this.reserve(prepared);
-      if (result.enqueue) await this.deps.queues.enqueueStep(request.priority, result.enqueue);
+      if (result.enqueue) {
+        await this.deps.queues.enqueueStep(request.priority, result.enqueue);
+        await this.replicated([result.enqueue.id]);
+      }
       this.deps.metrics.intakeRequests.inc({ result: result.outcome.kind, priority: request.priority });
       return result.outcome;
     } catch (error) {
@@ -110,6 +117,7 @@ export class IntakeService {
     );
     try {
       await this.deps.queues.enqueueFirstSteps(enqueues);
+      await this.replicated(enqueues.map((e) => e.data.id));
     } catch (error) {
       const failure = this.classify(error, undefined);
       // The records exist; a retry of these items re-adds their jobs (status still 'accepted').
@@ -128,6 +136,26 @@ export class IntakeService {
       };
     }
     return results;
+  }
+
+  /**
+   * With replication on: WAIT until the replicas hold these notifications' records and first
+   * jobs (they share their partition's slot, so one WAIT per partition covers them). Fewer
+   * replicas in time: still accepted, counted as `short`. The WAIT itself failing (the
+   * master's connection broke): the writes may be lost with it, so the request fails with a
+   * 503 and the client's retry (idempotent) writes them again.
+   */
+  private async replicated(ids: readonly string[]): Promise<void> {
+    const waiter = this.deps.replication;
+    if (!waiter?.enabled || ids.length === 0) return;
+    const partitions = new Set(ids.map((id) => partitionOfId(id, this.deps.queues.partitions)));
+    try {
+      const results = await Promise.all([...partitions].map((p) => waiter.afterWrite(p)));
+      for (const result of results) this.deps.metrics.intakeReplication.inc({ result });
+    } catch (error) {
+      this.deps.metrics.intakeReplication.inc({ result: 'error' });
+      throw error;
+    }
   }
 
   private async prepare(tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<Prepared> {
@@ -220,7 +248,7 @@ export class IntakeService {
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message}`;
-  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed/i.test(
+  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed|CLUSTERDOWN|TRYAGAIN|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes/i.test(
     text,
   );
 }

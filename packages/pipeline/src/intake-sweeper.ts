@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { notificationKey, pendingIntakeKey, type Channel, type Priority } from '@notify/core';
+import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
 
 export interface IntakeSweeperConfig {
@@ -19,13 +19,17 @@ export interface IntakeSweeperConfig {
  * set; the first step clears it. This sweeper re-adds step 1 for entries older than
  * `minAgeMs` whose record is still `accepted` (the job id is derived from the notification, so
  * re-adding an existing job is a no-op) and drops entries that moved on or expired. Every
- * worker may run one: all they do is idempotent.
+ * worker may run one: all they do is idempotent. One sweeper per partition (`partition`,
+ * default 0): the pending set and the records it reads share the partition's slot, so its
+ * pipeline stays on one node of a cluster.
  */
 export class IntakeSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
 
-  constructor(private readonly deps: { redis: Redis; queues: ChannelQueues; logger: Logger; config: IntakeSweeperConfig; now?: () => number }) {}
+  constructor(
+    private readonly deps: { redis: RedisClient; queues: ChannelQueues; logger: Logger; config: IntakeSweeperConfig; now?: () => number; partition?: number },
+  ) {}
 
   start(): void {
     if (this.deps.config.intervalMs <= 0 || this.timer) return;
@@ -55,11 +59,12 @@ export class IntakeSweeper {
 
   private async pass(): Promise<number> {
     const { redis, queues, config } = this.deps;
+    const partition = this.deps.partition ?? 0;
     const cutoff = (this.deps.now ?? Date.now)() - config.minAgeMs;
-    const ids = await redis.zrangebyscore(pendingIntakeKey(), '-inf', cutoff, 'LIMIT', 0, config.batch);
+    const ids = await redis.zrangebyscore(pendingIntakeKey(partition), '-inf', cutoff, 'LIMIT', 0, config.batch);
     if (ids.length === 0) return 0;
     const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.hmget(notificationKey(id), 'status', 'chan', 'priority', 'rh');
+    for (const id of ids) pipeline.hmget(notificationKey(id, partition), 'status', 'chan', 'priority', 'rh');
     const rows = (await pipeline.exec()) ?? [];
     let enqueued = 0;
     for (const [index, id] of ids.entries()) {
@@ -67,13 +72,13 @@ export class IntakeSweeper {
       if (error) throw error;
       const [status, channel, priority, rh] = fields as (string | null)[];
       if (status !== 'accepted' || !channel || !priority || !rh) {
-        await redis.zrem(pendingIntakeKey(), id);
+        await redis.zrem(pendingIntakeKey(partition), id);
         continue;
       }
       await queues.enqueueStep(priority as Priority, { id, rh, priority: priority as Priority, step: 1, channel: channel as Channel });
       enqueued += 1;
     }
-    if (enqueued > 0) this.deps.logger.info({ enqueued }, 'intake sweeper re-added first steps of accepted notifications');
+    if (enqueued > 0) this.deps.logger.info({ enqueued, partition }, 'intake sweeper re-added first steps of accepted notifications');
     return enqueued;
   }
 }

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
-import { notificationKey, type NotificationView } from '@notify/core';
+import { notificationKey, partitionOfId, type NotificationView } from '@notify/core';
 import type { HistoryStore } from '@notify/history';
+import type { RedisClient } from '@notify/runtime';
 import { toNotificationView, type RecordFields } from './notification-record';
 
-/** Reads a notification's status for its tenant; another tenant's id reads as not found. */
-export async function readNotification(redis: Redis, tenant: string, id: string): Promise<NotificationView | undefined> {
-  const fields = (await redis.hgetall(notificationKey(id))) as RecordFields;
+/** Reads a notification's status for its tenant; another tenant's id reads as not found. `partitions`: PARTITIONS (the id names its partition). */
+export async function readNotification(redis: RedisClient, tenant: string, id: string, partitions = 1): Promise<NotificationView | undefined> {
+  const fields = (await redis.hgetall(notificationKey(id, partitionOfId(id, partitions)))) as RecordFields;
   if (!fields.id || fields.tenant !== tenant) return undefined;
   return toNotificationView(fields);
 }
@@ -20,10 +20,10 @@ export interface NotificationLookup {
  * the history store. No gap: the archiver removes a record from Redis only after the history's
  * transaction holding it committed. Without a history store (history off) it reads Redis only.
  */
-export function createNotificationLookup(deps: { redis: Redis; history?: Pick<HistoryStore, 'get'> }): NotificationLookup {
+export function createNotificationLookup(deps: { redis: RedisClient; history?: Pick<HistoryStore, 'get'>; partitions?: number }): NotificationLookup {
   return {
     async get(tenant, id) {
-      return (await readNotification(deps.redis, tenant, id)) ?? (await deps.history?.get(tenant, id));
+      return (await readNotification(deps.redis, tenant, id, deps.partitions)) ?? (await deps.history?.get(tenant, id));
     },
   };
 }

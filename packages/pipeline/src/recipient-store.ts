@@ -1,12 +1,16 @@
-import type { Redis } from 'ioredis';
-import { CHANNELS, recipientHash, recipientKey, suppressionKey, type RecipientProfile } from '@notify/core';
+import { CHANNELS, partitionOfRecipient, recipientHash, recipientKey, suppressionKey, type RecipientProfile } from '@notify/core';
+import type { RedisClient } from '@notify/runtime';
 
 /**
  * Stored recipient profiles (`PUT /v1/recipients/:id`), scoped by tenant. The key is a hash of
- * (tenant, recipient id): no PII in key names; the addresses live only in the value.
+ * (tenant, recipient id): no PII in key names; the addresses live only in the value. A
+ * profile and its suppressions live in the recipient's partition (`partitions`: PARTITIONS).
  */
 export class RecipientStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly partitions = 1,
+  ) {}
 
   /**
    * Stores the profile and lifts the recipient's channel suppressions in the same transaction:
@@ -14,10 +18,11 @@ export class RecipientStore {
    */
   async put(tenant: string, recipientId: string, profile: RecipientProfile): Promise<boolean> {
     const hash = recipientHash(tenant, recipientId);
+    const p = partitionOfRecipient(hash, this.partitions);
     const results = await this.redis
       .multi()
-      .set(recipientKey(hash), JSON.stringify(profile), 'GET')
-      .del(...CHANNELS.map((channel) => suppressionKey(hash, channel)))
+      .set(recipientKey(hash, p), JSON.stringify(profile), 'GET')
+      .del(...CHANNELS.map((channel) => suppressionKey(hash, channel, p)))
       .exec();
     const [error, previous] = results?.[0] ?? [];
     if (error) throw error;
@@ -25,11 +30,16 @@ export class RecipientStore {
   }
 
   async get(tenant: string, recipientId: string): Promise<RecipientProfile | undefined> {
-    const raw = await this.redis.get(recipientKey(recipientHash(tenant, recipientId)));
+    const raw = await this.redis.get(this.key(tenant, recipientId));
     return raw === null ? undefined : (JSON.parse(raw) as RecipientProfile);
   }
 
   async delete(tenant: string, recipientId: string): Promise<boolean> {
-    return (await this.redis.del(recipientKey(recipientHash(tenant, recipientId)))) === 1;
+    return (await this.redis.del(this.key(tenant, recipientId))) === 1;
+  }
+
+  private key(tenant: string, recipientId: string): string {
+    const hash = recipientHash(tenant, recipientId);
+    return recipientKey(hash, partitionOfRecipient(hash, this.partitions));
   }
 }
