@@ -146,7 +146,7 @@ it('disables an endpoint that failed for the configured time, and tells the tena
   );
   expect(disabled).toMatchObject({ disabled: true, disabledReason: expect.stringMatching(/failed/) });
   const told = await waitFor('endpoint.disabled received', () => watcher.requests.find((r) => JSON.parse(r.body).type === 'endpoint.disabled'), 10_000, 50);
-  expect(JSON.parse(told.body).data).toMatchObject({ endpointId: id, reason: disabled!.disabledReason });
+  expect(JSON.parse(told.body).data).toMatchObject({ endpointId: id, reason: disabled.disabledReason });
   const deliveries = await service.registry.deliveries(id);
   expect(deliveries.length).toBeGreaterThan(1);
   expect(deliveries.every((d) => d.result === 'failure' && d.statusCode === 503 && d.errorClass === 'http-5xx')).toBe(true);
