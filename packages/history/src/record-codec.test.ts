@@ -10,6 +10,8 @@ const attempt = fc.record(
   {
     step: fc.integer({ min: 1, max: 40 }),
     channel,
+    // Named after the channel (the default simulator) or any configured name.
+    provider: fc.oneof(channel, fc.constantFrom('sms-a', 'email-smtp', 'push-fcm-b'), fc.string()),
     kind: fc.constantFrom('send' as const, 'reconcile' as const),
     startedAt: offset.map((o) => T0 + o),
     finishedAt: offset.map((o) => T0 + o),
