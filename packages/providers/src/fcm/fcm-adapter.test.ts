@@ -58,12 +58,17 @@ async function send(to: string, options: { priority?: Priority; message?: Render
   return result;
 }
 
+/** Whatever the adapters or the libraries they use print (nothing is expected): checked for secrets at the end. */
+const printed: jest.SpyInstance[] = [];
+
 beforeAll(async () => {
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) printed.push(jest.spyOn(console, method));
   peer = await LoopbackFcm.start(createPublicKey(privatePem), account, () => clock);
   adapter = newAdapter();
 });
 
 afterAll(async () => {
+  for (const spy of printed) spy.mockRestore();
   await Promise.all(adapters.map((made) => made.close()));
   await peer.close();
 });
@@ -202,6 +207,9 @@ describe('FCM HTTP v1 adapter against a loopback token endpoint and messages:sen
     expect(text).not.toContain('PRIVATE KEY');
     expect(text).not.toContain(privatePem.split('\n')[1]);
     expect(text).not.toContain('tok-');
+    const consoleText = JSON.stringify(printed.flatMap((spy) => spy.mock.calls));
+    for (const token of peer.tokensIssued) expect(consoleText).not.toContain(token);
+    expect(consoleText).not.toContain('PRIVATE KEY');
   });
 });
 

@@ -49,12 +49,17 @@ const subscription = (behaviour: PushServiceBehaviour = 'accept') => {
   return { id, address };
 };
 
+/** Whatever the adapters or the libraries they use print (nothing is expected): checked for secrets at the end. */
+const printed: jest.SpyInstance[] = [];
+
 beforeAll(async () => {
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) printed.push(jest.spyOn(console, method));
   service = await LoopbackPushService.start({ subject, publicKey: vapidKeys.publicKey });
   adapter = new WebPushAdapter(config());
 });
 
 afterAll(async () => {
+  for (const spy of printed) spy.mockRestore();
   await adapter.close();
   await service.close();
 });
@@ -158,6 +163,9 @@ describe('Web Push adapter against a loopback push service that verifies VAPID a
     expect(text).not.toContain(service.origin);
     expect(text).not.toContain('127.0.0.1');
     expect(text).not.toMatch(/[A-Za-z0-9_-]{80,}/); // no p256dh key, no JWT
+    const consoleText = JSON.stringify(printed.flatMap((spy) => spy.mock.calls));
+    expect(consoleText).not.toContain(vapidKeys.privateKey);
+    expect(consoleText).not.toContain(service.origin);
   });
 });
 
