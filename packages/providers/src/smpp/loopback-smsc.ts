@@ -41,6 +41,9 @@ export class LoopbackSmsc {
   readonly submits: ReceivedSubmit[] = [];
   binds = 0;
   refusedBinds = 0;
+  /** enquire_link PDUs received; answered while `answerEnquireLinks` is true. */
+  enquireLinks = 0;
+  answerEnquireLinks = true;
   onSubmit: (submit: ReceivedSubmit) => SubmitDecision;
   private readonly server: Server;
   private readonly bound = new Set<Session>();
@@ -115,7 +118,10 @@ export class LoopbackSmsc {
       this.bound.add(session);
       session.send(pdu.response({ system_id: 'loopback-smsc' }));
     });
-    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('enquire_link', (pdu: PDU) => {
+      this.enquireLinks++;
+      if (this.answerEnquireLinks) session.send(pdu.response());
+    });
     session.on('unbind', (pdu: PDU) => {
       this.bound.delete(session);
       session.send(pdu.response());

@@ -174,6 +174,17 @@ describe('SMPP adapter against a loopback SMSC', () => {
     expect(smsc.submits.map((s) => s.text)).toEqual(['before', 'after']);
   });
 
+  it('keeps the session alive with enquire_link and re-binds when the SMSC stops answering it', async () => {
+    const adapter = provider({ enquireLinkMs: 100, timeouts: { enquireLinkMs: 200 } });
+    await waitFor('two answered enquire_links', () => adapter.bound && smsc.enquireLinks >= 2);
+    expect(smsc.binds).toBe(1);
+    smsc.answerEnquireLinks = false;
+    await waitFor('a re-bind after an unanswered enquire_link', () => smsc.binds >= 2);
+    smsc.answerEnquireLinks = true;
+    await waitFor('bound again', () => adapter.bound);
+    expect(await send(adapter, request('still here'))).toMatchObject({ outcome: 'delivered' });
+  });
+
   it('fails transient and not sent when no session can be bound within the wait', async () => {
     const adapter = provider({ timeouts: { unboundWaitMs: 200 } });
     await waitFor('bound', () => adapter.bound);
