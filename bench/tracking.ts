@@ -20,7 +20,7 @@ import { sumSamples } from '@notify/platform-kit';
 import { cpuMeter, type CpuShare } from './tracking/cpu';
 import { measureOverhead } from './tracking/overhead';
 import { BENCH_KEY, startTrackingBed, type TrackingApi } from './tracking/processes';
-import { log, mean, pad, quantile } from './tracking/stats';
+import { log, mean, median, pad, quantile } from './tracking/stats';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,6 +61,9 @@ function apiEnv(policy: SplitPolicyName, cancel: boolean): Record<string, string
     TRACKING_MAX_IN_FLIGHT: String(opts.maxInFlight),
   };
 }
+
+/** The api's STORE_CANCEL_GRACE_MS (apps/api/src/tracking/router.ts; bench/ imports packages only): the overhead is measured as the api runs its reads. */
+const API_STORE_CANCEL_GRACE_MS = 100;
 
 const client = new Agent({ connections: 512, keepAliveTimeout: 10_000 });
 /** The stores' process id, for the CPU columns (set once the bed is up). */
@@ -352,6 +355,15 @@ async function searchFirstOverrun(api: TrackingApi, storesUrl: string, first: Op
   log(
     `first overrun: ${dirty === undefined ? `none up to ${Math.max(...runs.map((r) => r.rate)).toFixed(2)}/s` : `at ${dirty.toFixed(2)}/s`}; highest rate with no answer past the budget: ${clean === undefined ? 'none tested' : `${clean.toFixed(2)}/s`}; highest with none past the budget and none shed: ${shedFree.length === 0 ? 'none tested' : `${Math.max(...shedFree).toFixed(2)}/s`} (${steps} runs)`,
   );
+  // What the api itself costs, apart from the machine: its CPU per query (median over the runs)
+  // gives the rate one api process would serve with a core to itself; the cores it actually
+  // got and the cores others took say how far this machine was from that.
+  const apiUs = median(runs.map((r) => r.cpu.apiUsPerQuery).filter((x) => !Number.isNaN(x)));
+  const ourUs = median(runs.map((r) => r.cpu.apiUsPerQuery + r.cpu.storesUsPerQuery + r.cpu.clientUsPerQuery).filter((x) => !Number.isNaN(x)));
+  if (apiUs > 0)
+    log(
+      `api CPU per query ${apiUs.toFixed(0)} µs (median of the runs; api + stores + client ${ourUs.toFixed(0)} µs): one api process with a core to itself would serve ~${Math.floor(1e6 / apiUs)}/s; during these runs it got ${mean(runs.map((r) => r.cpu.apiCores)).toFixed(2)} cores on average while processes outside the bench used ${mean(runs.map((r) => r.cpu.othersCores)).toFixed(2)} and ${mean(runs.map((r) => r.cpu.idleCores)).toFixed(2)} stayed idle`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -402,7 +414,7 @@ async function main(): Promise<void> {
       }
     }
     log();
-    await measureOverhead(opts.overheadCalls);
+    await measureOverhead(opts.overheadCalls, API_STORE_CANCEL_GRACE_MS);
     const headerBytes = Buffer.byteLength('x-request-timeout-ms: 173\r\n');
     log(
       `load average at end ${os

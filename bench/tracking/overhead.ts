@@ -8,9 +8,10 @@ import { log, mean, median } from './stats';
 /**
  * What the budget wrapper costs per store call: bare undici GETs against runStep +
  * budgetedGetJson, both to a local server in this process, interleaved; then the cost of
- * deriving a child deadline. Bounded by `calls`.
+ * deriving a child deadline. Bounded by `calls`. `cancelGraceMs` as the api runs its store
+ * reads (its own abort controller per call).
  */
-export async function measureOverhead(calls: number): Promise<void> {
+export async function measureOverhead(calls: number, cancelGraceMs = 0): Promise<void> {
   const server = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end('{}');
@@ -24,7 +25,7 @@ export async function measureOverhead(calls: number): Promise<void> {
   };
   const budgeted = async (): Promise<void> => {
     const req = new Deadline({ budgetMs: 1000, step: 'bench' });
-    await runStep(req, 'x', 500, (ctx) => budgetedGetJson(url, { deadline: ctx.deadline, dispatcher: agent }));
+    await runStep(req, 'x', 500, (ctx) => budgetedGetJson(url, { deadline: ctx.deadline, dispatcher: agent, cancelGraceMs }));
     req.dispose();
   };
   for (let i = 0; i < 300; i += 1) {
@@ -59,7 +60,7 @@ export async function measureOverhead(calls: number): Promise<void> {
     cpuDiffs.push((cpu.budgeted as number) - (cpu.bare as number));
   }
   log(
-    `bare undici GET (keep-alive, 1 socket, same run): median ${median(perCall.bare).toFixed(1)} µs/call; through runStep + budgetedGetJson: median ${median(perCall.budgeted).toFixed(1)} µs/call; wrapper overhead: median of per-block differences ${median(diffs).toFixed(1)} µs/call (means: ${(mean(perCall.budgeted) - mean(perCall.bare)).toFixed(1)} µs) over ${calls} calls each, interleaved in blocks of 100`,
+    `bare undici GET (keep-alive, 1 socket, same run): median ${median(perCall.bare).toFixed(1)} µs/call; through runStep + budgetedGetJson (cancel grace ${cancelGraceMs} ms, as the api): median ${median(perCall.budgeted).toFixed(1)} µs/call; wrapper overhead: median of per-block differences ${median(diffs).toFixed(1)} µs/call (means: ${(mean(perCall.budgeted) - mean(perCall.bare)).toFixed(1)} µs) over ${calls} calls each, interleaved in blocks of 100`,
   );
   log(
     `  same calls in CPU time of this process (client + server): bare median ${median(cpuPerCall.bare).toFixed(1)} µs/call, budgeted ${median(cpuPerCall.budgeted).toFixed(1)} µs/call; wrapper overhead ${median(cpuDiffs).toFixed(1)} µs CPU/call (wall-clock overhead / bare: ${(median(diffs) / median(perCall.bare)).toFixed(2)})`,
