@@ -1,14 +1,166 @@
-import { BINARIES, ensureBinaries, startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '@notify/platform-kit';
+import { isTerminal, providerIdempotencyKey, type NotificationView } from '@notify/core';
+import {
+  BINARIES,
+  ensureBinaries,
+  startPrivateRedisCluster,
+  waitFor,
+  type InProcessOptions,
+  type PrivateRedisCluster,
+  type PrivateRedisClusterOptions,
+} from '@notify/platform-kit';
+import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
-/**
- * One private Redis Cluster per test file (3 masters + 3 replicas): redis-cli (Debian's
- * redis-tools; the harness's globalSetup ensures redis-server) is ensured here, installed with
- * apt where the user may, as .ci/run does.
- */
-export async function startTestCluster(options: PrivateRedisClusterOptions = {}): Promise<PrivateRedisCluster> {
-  await ensureBinaries([BINARIES.redisServer, BINARIES.redisCli], {
+/** Partitions the cluster tests run with (the issue's example; spread over 3 masters, each holds 5 or 6). */
+export const CLUSTER_PARTITIONS = 16;
+
+/** redis-server (ensured by the harness's globalSetup) and redis-cli (Debian's redis-tools), installed with apt where the user may, as .ci/run does. */
+function ensureClusterBinaries(): Promise<void> {
+  return ensureBinaries([BINARIES.redisServer, BINARIES.redisCli], {
     env: process.env,
     log: (line) => process.stderr.write(`[cluster setup] ${line}\n`),
   });
+}
+
+/** One private Redis Cluster per test file (3 masters + 3 replicas). */
+export async function startTestCluster(options: PrivateRedisClusterOptions = {}): Promise<PrivateRedisCluster> {
+  await ensureClusterBinaries();
   return startPrivateRedisCluster(options);
+}
+
+/**
+ * The test platform (simulators, api, workers in this process) on a private Redis Cluster:
+ * every part gets REDIS_CLUSTER_NODES and PARTITIONS=16. `platform.cluster` is the cluster.
+ */
+export async function startClusterPlatform(
+  options: Omit<InProcessOptions, 'apiKeys' | 'cluster'> & { cluster?: PrivateRedisClusterOptions } = {},
+): Promise<TestPlatform & { cluster: PrivateRedisCluster }> {
+  await ensureClusterBinaries();
+  const platform = await startTestPlatform({ ...options, cluster: { partitions: CLUSTER_PARTITIONS, ...options.cluster } });
+  if (!platform.cluster) throw new Error('the platform did not start on the cluster');
+  return platform as TestPlatform & { cluster: PrivateRedisCluster };
+}
+
+/** Runs `work` over `items` with at most `concurrency` at a time, results in order. */
+async function mapLimited<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const runner = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, runner));
+  return out;
+}
+
+/** A notification as the status API answers it (wherever its partition lives), or undefined for a 404. */
+export async function readView(apiUrl: string, id: string): Promise<NotificationView | undefined> {
+  const res = await fetch(`${apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` }, signal: AbortSignal.timeout(10_000) });
+  if (res.status === 404) {
+    await res.arrayBuffer();
+    return undefined;
+  }
+  if (!res.ok) throw new Error(`GET /v1/notifications/${id} answered ${res.status}`);
+  return (await res.json()) as NotificationView;
+}
+
+/** Waits until every notification is terminal, read through the status API (only those still open are read again); returns their views. */
+export async function waitAllTerminalViaApi(apiUrl: string, ids: readonly string[], timeoutMs: number): Promise<NotificationView[]> {
+  const views = new Map<string, NotificationView>();
+  await waitFor(
+    `${ids.length} notifications terminal (status API)`,
+    async () => {
+      const open = ids.filter((id) => !views.has(id));
+      const read = await mapLimited(open, 16, async (id) => [id, await readView(apiUrl, id)] as const);
+      for (const [id, view] of read) if (view && isTerminal(view.status)) views.set(id, view);
+      return views.size === ids.length;
+    },
+    timeoutMs,
+    500,
+  );
+  return ids.map((id) => views.get(id) as NotificationView);
+}
+
+/** How many deliveries the providers' ledger holds for each notification (its provider idempotency key). */
+export async function deliveriesPerId(controlUrl: string, ids: readonly string[]): Promise<number[]> {
+  return mapLimited(ids, 16, async (id) => {
+    const res = await fetch(`${controlUrl}/ledger/keys/${encodeURIComponent(providerIdempotencyKey(id))}`);
+    const body = (await res.json()) as { deliveries: unknown[] };
+    return body.deliveries.length;
+  });
+}
+
+export interface Accounting {
+  accepted: number;
+  deliveredOnce: number;
+  /** Delivered more than once at the providers. */
+  duplicated: string[];
+  /** Answered 202, never delivered, and no record (or a record that says delivered with no delivery). */
+  lost: string[];
+  /** Never delivered and still not terminal. */
+  stuck: string[];
+  /** Terminal without a delivery (failed, unconfirmed): legitimate only when providers fail. */
+  undelivered: string[];
+}
+
+/**
+ * Every accepted notification accounted for at the providers' side (the simulators' ledger, per
+ * provider idempotency key), and through the status API for those with no delivery.
+ */
+export async function accountFor(platform: TestPlatform, ids: readonly string[]): Promise<Accounting> {
+  const counts = await deliveriesPerId(platform.sims.controlUrl, ids);
+  const result: Accounting = { accepted: ids.length, deliveredOnce: 0, duplicated: [], lost: [], stuck: [], undelivered: [] };
+  const missing: string[] = [];
+  ids.forEach((id, i) => {
+    const n = counts[i] as number;
+    if (n === 1) result.deliveredOnce += 1;
+    else if (n > 1) result.duplicated.push(id);
+    else missing.push(id);
+  });
+  const views = await mapLimited(missing, 16, (id) => readView(platform.api.url, id));
+  missing.forEach((id, i) => {
+    const view = views[i];
+    if (!view || view.status === 'delivered') result.lost.push(id);
+    else if (!isTerminal(view.status)) result.stuck.push(id);
+    else result.undelivered.push(id);
+  });
+  return result;
+}
+
+/** Waits (bounded) until the ledger holds a delivery for `expected` distinct keys; returns false on timeout (the accounting then says what is missing). */
+export async function waitDeliveredKeys(controlUrl: string, expected: number, timeoutMs: number): Promise<boolean> {
+  return waitFor(
+    `${expected} distinct keys delivered`,
+    async () => {
+      const res = await fetch(`${controlUrl}/ledger`);
+      const summary = (await res.json()) as { deliveredKeys: number };
+      return summary.deliveredKeys >= expected;
+    },
+    timeoutMs,
+    250,
+  ).catch(() => false);
+}
+
+/**
+ * Waits (bounded) until every accepted notification is delivered or terminal, then accounts for
+ * them: first on the ledger's count of distinct keys (cheap), then per notification until none
+ * is still open. A timeout returns the last accounting (its `stuck` says what never ended).
+ */
+export async function settleAndAccount(platform: TestPlatform, ids: readonly string[], timeoutMs: number): Promise<Accounting> {
+  const deadline = Date.now() + timeoutMs;
+  await waitDeliveredKeys(platform.sims.controlUrl, ids.length, timeoutMs);
+  let account = await accountFor(platform, ids);
+  while ((account.stuck.length > 0 || account.lost.length > 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    account = await accountFor(platform, ids);
+  }
+  return account;
+}
+
+export function describeAccounting(what: string, a: Accounting): string {
+  return (
+    `${what}: accepted ${a.accepted}, delivered once ${a.deliveredOnce}, lost ${a.lost.length}, duplicated ${a.duplicated.length}, ` +
+    `stuck ${a.stuck.length}, terminal undelivered ${a.undelivered.length}`
+  );
 }
