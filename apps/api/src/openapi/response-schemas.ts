@@ -57,6 +57,7 @@ export const batchResponseSchema = z.strictObject({
 const attemptSchema = z.strictObject({
   step: z.number().int(),
   channel,
+  provider: z.string().optional().describe('The provider that made the call (PROVIDERS_FILE name; the default simulator is named after its channel).'),
   kind: z.enum(['send', 'reconcile']).describe('reconcile re-sends with the same idempotency key after an unknown outcome.'),
   startedAt: z.number().describe('Unix ms.'),
   finishedAt: z.number().optional(),
