@@ -7,3 +7,5 @@ export * from './push-address';
 export * from './web-push';
 export * from './fcm';
 export * from './config';
+export * from './smpp';
+export * from './http-sms';
