@@ -122,6 +122,21 @@ it('recipients, tracking, admin and health answer what the document says', async
   expect((await call('get', '/readyz', '/readyz', { key: null })).status).toBe(200);
 });
 
+it('webhooks answer what the document says', async () => {
+  const created = await call('post', '/v1/webhooks', '/v1/webhooks', { body: { url: 'https://93.184.215.14/hook', events: ['notification.delivered'] } });
+  expect(created.status).toBe(201);
+  const id = created.body!.id as string;
+  expect((await call('post', '/v1/webhooks', '/v1/webhooks', { body: { url: 'http://10.0.0.1/hook', events: ['notification.delivered'] } })).status).toBe(400);
+  expect((await call('get', '/v1/webhooks', '/v1/webhooks')).status).toBe(200);
+  expect((await call('get', '/v1/webhooks/{id}', `/v1/webhooks/${id}`)).status).toBe(200);
+  expect((await call('get', '/v1/webhooks/{id}', '/v1/webhooks/nope')).status).toBe(400);
+  expect((await call('post', '/v1/webhooks/{id}/rotate-secret', `/v1/webhooks/${id}/rotate-secret`)).status).toBe(200);
+  expect((await call('get', '/v1/webhooks/{id}/deliveries', `/v1/webhooks/${id}/deliveries`)).status).toBe(200);
+  expect((await call('post', '/v1/webhooks/{id}/deliveries/{eventId}/retry', `/v1/webhooks/${id}/deliveries/evt_none/retry`)).status).toBe(404);
+  expect((await call('delete', '/v1/webhooks/{id}', `/v1/webhooks/${id}`)).status).toBe(204);
+  expect((await call('get', '/v1/webhooks/{id}', `/v1/webhooks/${id}`)).status).toBe(404);
+});
+
 it('exercised every documented API operation (the docs pages aside)', () => {
   const operations = Object.entries(doc.paths)
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))
