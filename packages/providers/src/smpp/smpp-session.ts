@@ -257,9 +257,11 @@ export class SmppSession {
       case 'deliver_sm':
         try {
           this.options.onDeliverSm(pdu);
-        } finally {
-          session.send(pdu.response());
+        } catch (error) {
+          // Never into the package's read loop: it would stop reading this session.
+          this.options.logger.warn({ provider: this.options.name, err: error }, 'smpp deliver_sm handling failed');
         }
+        session.send(pdu.response());
         return;
       case 'enquire_link':
         session.send(pdu.response());
