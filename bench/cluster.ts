@@ -58,6 +58,9 @@ export interface ModeResult {
   keysPerNotification: number | null;
   scriptCallsPerNotification: number | null;
   commandsPerNotification: number | null;
+  /** Over the steady window: the api's and all workers' CPU per delivered notification (what sizes their processes). */
+  apiCpuUsPerNotification: number | null;
+  workersCpuUsPerNotification: number | null;
 }
 
 const f = (v: number | null | undefined, d = 0) => (v === null || v === undefined ? 'n/a' : v.toFixed(d));
@@ -142,6 +145,11 @@ async function runMode(
     const masters = spreadOf(nodes.masters, before.masters, after.masters);
     const replicaCpuSeconds = nodes.replicas.length > 0 ? spreadOf(nodes.replicas, before.replicas, after.replicas).cpuSeconds : null;
     const n = hold.wholeRun?.notifications ?? 0;
+    const perDelivered = (share: number) => (hold.deliveredPerSecond > 0 ? (share * 1e6) / hold.deliveredPerSecond : null);
+    const cpuOf = (prefix: string) =>
+      Object.entries(hold.cpu)
+        .filter(([name]) => name === prefix || name.startsWith(`${prefix}-`))
+        .reduce((sum, [, share]) => sum + share, 0);
     const per = (v: number) => (n > 0 ? v / n : null);
     return {
       mode,
@@ -155,6 +163,8 @@ async function runMode(
       keysPerNotification: per(masters.keysDelta),
       scriptCallsPerNotification: per(masters.scriptCalls),
       commandsPerNotification: per(masters.commands),
+      apiCpuUsPerNotification: perDelivered(cpuOf('api')),
+      workersCpuUsPerNotification: perDelivered(cpuOf('worker')),
     };
   } finally {
     for (const node of [...nodes.masters, ...nodes.replicas]) node.redis.disconnect();
@@ -165,15 +175,16 @@ async function runMode(
 function format(results: readonly ModeResult[], header: string): string {
   const out = [header, ''];
   out.push(
-    '| mode | accepted/s | delivered/s | verdict | intake p50 / p99 ms | urgent first-try p50 / p99 ms | Redis CPU µs/n (masters; + replicas) | script calls/n | commands/n | memory B/n | keys/n |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| mode | accepted/s | delivered/s | verdict | intake p50 / p99 ms | urgent first-try p50 / p99 ms | Redis CPU µs/n (masters; + replicas) | script calls/n | commands/n | memory B/n | keys/n | api / workers CPU µs/n |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of results) {
     const h = r.hold;
     out.push(
       `| ${r.mode} | ${f(h.acceptedPerSecond)} | ${f(h.deliveredPerSecond)} | ${h.verdict} | ${f(h.intakeP50Ms, 1)} / ${f(h.intakeP99Ms, 1)} | ` +
         `${f(h.urgentFirstTry.p50Ms)} / ${f(h.urgentFirstTry.p99Ms)} | ${f(r.redisCpuUsPerNotification)}; ${f(r.redisCpuUsPerNotificationWithReplicas)} | ` +
-        `${f(r.scriptCallsPerNotification, 2)} | ${f(r.commandsPerNotification, 1)} | ${f(r.bytesPerNotification)} | ${f(r.keysPerNotification, 2)} |`,
+        `${f(r.scriptCallsPerNotification, 2)} | ${f(r.commandsPerNotification, 1)} | ${f(r.bytesPerNotification)} | ${f(r.keysPerNotification, 2)} | ` +
+        `${f(r.apiCpuUsPerNotification)} / ${f(r.workersCpuUsPerNotification)} |`,
     );
   }
   for (const r of results) {
