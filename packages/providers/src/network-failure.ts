@@ -41,7 +41,7 @@ export function classifyHttpFailure(error: unknown, timedOut: boolean, durationM
   return { outcome, errorClass: code, message, durationMs, sent: !notSent };
 }
 
-const EMAIL = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
+const EMAIL = /[^\s<>"'(),;:/*]+@[^\s<>"'(),;:/]+/g;
 const PHONE = /\+?\d[\d\s().-]{6,}\d/g;
 const CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
 

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { renderForChannel } from '@notify/core';
@@ -38,7 +39,9 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function startPeer(options: Partial<SMTPServerOptions> & { reply?: string | Error; stallAfterData?: boolean } = {}): Promise<Peer> {
+async function startPeer(
+  options: Partial<SMTPServerOptions> & { reply?: string | Error; stallAfterData?: boolean | ((session: SMTPServerSession) => boolean) } = {},
+): Promise<Peer> {
   const { reply = 'OK: queued as 7F3A2B9C1D', stallAfterData = false, ...serverOptions } = options;
   const peer: Peer = { port: 0, received: [], dataEnded: 0, close: async () => undefined };
   const server = new SMTPServer({
@@ -57,7 +60,8 @@ async function startPeer(options: Partial<SMTPServerOptions> & { reply?: string 
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         peer.dataEnded += 1;
-        if (stallAfterData) return; // the data is taken, the final reply never comes
+        const stall = typeof stallAfterData === 'function' ? stallAfterData(session) : stallAfterData;
+        if (stall) return; // the data is taken, the final reply never comes
         const raw = Buffer.concat(chunks);
         void simpleParser(raw).then((parsed) => {
           peer.received.push({ raw, session: { ...session }, parsed });
@@ -262,6 +266,22 @@ describe('SmtpAdapter: replies and failures', () => {
     expect(peer.dataEnded).toBe(1); // the peer took the whole message, up to the final dot
     expect(result).toMatchObject({ outcome: 'unknown', errorClass: 'timeout', sent: true });
     expectNoSecrets(result);
+  });
+
+  it('concurrent sends over the pool are classified each on its own; the adapter holds the password out of sight', async () => {
+    const stalled = 'stall@example.com.tr';
+    const peer = await startPeer({ stallAfterData: (session) => session.envelope.rcptTo.some((r) => r.address === stalled) });
+    const email = adapter(peer.port, { socketTimeoutMs: 800, pool: { maxConnections: 4, maxMessages: 100 } });
+    const results = await Promise.all([
+      email.send(request('c-1', 'a@example.com.tr')),
+      email.send(request('c-2', stalled)),
+      email.send(request('c-3', 'b@example.com.tr')),
+      email.send(request('c-4', 'c@example.com.tr')),
+    ]);
+    expect(results.map((r) => r.outcome)).toEqual(['delivered', 'unknown', 'delivered', 'delivered']);
+    expect(peer.received.map((r) => r.parsed.messageId).sort()).toEqual(['c-1', 'c-3', 'c-4'].map((id) => `<notify-${id}@ornek.com.tr>`));
+    expect(inspect(email, { depth: 10, showHidden: true })).not.toContain('s3cr3t');
+    expect(JSON.stringify(email)).not.toContain('s3cr3t');
   });
 
   it('a server silent before DATA completed: transient (nothing can have been delivered)', async () => {
