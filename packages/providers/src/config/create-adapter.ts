@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../adapter';
+import { FcmAdapter } from '../fcm/fcm-adapter';
 import { SimulatorAdapter } from '../simulator/simulator-adapter';
 import { SmppAdapter } from '../smpp/smpp-adapter';
 import { SmtpAdapter } from '../smtp/smtp-adapter';
@@ -14,6 +15,8 @@ export function createProviderAdapter(config: ProviderConfig): ProviderAdapter {
       return new SmtpAdapter(config);
     case 'web-push':
       return new WebPushAdapter(config);
+    case 'fcm':
+      return new FcmAdapter(config);
     case 'smpp':
       return new SmppAdapter(config);
   }

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
+import { fcmProviderConfigSchema } from '../fcm/config';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfigInput } from '../simulator/config';
 import { smppProviderConfigSchema } from '../smpp/config';
 import { smtpProviderConfigSchema } from '../smtp/config';
@@ -13,6 +14,7 @@ export const providerConfigSchema = z.discriminatedUnion('kind', [
   simulatorProviderConfigSchema,
   smtpProviderConfigSchema,
   webPushProviderConfigSchema,
+  fcmProviderConfigSchema,
   smppProviderConfigSchema,
 ]);
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;

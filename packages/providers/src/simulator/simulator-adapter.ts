@@ -39,7 +39,6 @@ export class SimulatorAdapter implements ProviderAdapter {
 
   async send(request: SendRequest): Promise<SendResult> {
     if (request.message.channel !== this.channel) throw new Error(`provider ${this.name} sends ${this.channel}, not ${request.message.channel}`);
-    if (typeof request.to !== 'string') throw new Error(`provider ${this.name} takes a string address`);
     const started = performance.now();
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
@@ -48,7 +47,8 @@ export class SimulatorAdapter implements ProviderAdapter {
         path: '/v1/messages',
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': request.idempotencyKey },
-        body: JSON.stringify({ to: request.to, message: request.message }),
+        // A Web Push subscription reaches the simulator as the JSON text the record keeps.
+        body: JSON.stringify({ to: typeof request.to === 'string' ? request.to : JSON.stringify(request.to), message: request.message }),
         signal: abort.signal,
       });
       const body = parseJsonObject(await response.body.text());
