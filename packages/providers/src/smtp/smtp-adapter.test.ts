@@ -271,7 +271,7 @@ describe('SmtpAdapter: replies and failures', () => {
   it('concurrent sends over the pool are classified each on its own; the adapter holds the password out of sight', async () => {
     const stalled = 'stall@example.com.tr';
     const peer = await startPeer({ stallAfterData: (session) => session.envelope.rcptTo.some((r) => r.address === stalled) });
-    const email = adapter(peer.port, { socketTimeoutMs: 800, pool: { maxConnections: 4, maxMessages: 100 } });
+    const email = adapter(peer.port, { socketTimeoutMs: 2_000, pool: { maxConnections: 4, maxMessages: 100 } });
     const results = await Promise.all([
       email.send(request('c-1', 'a@example.com.tr')),
       email.send(request('c-2', stalled)),
