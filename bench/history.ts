@@ -44,6 +44,8 @@ function int(name: keyof typeof values, min: number, max: number): number {
  */
 export interface RedisSideOptions {
   postgresUrl: string;
+  /** The server's data directory: the bench measures its processes' CPU. */
+  postgresDataDir?: string;
   log: (line: string) => void;
 }
 export interface RedisSideResult {
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
     if (values['redis-side'] !== 'skip' && existsSync(redisSide)) {
       log('running bench/history/redis-side.ts (archiver through Redis)');
       const mod = (await import(redisSide)) as RedisSideModule;
-      out.redis = await mod.runRedisSide({ postgresUrl: server.url, log });
+      out.redis = await mod.runRedisSide({ postgresUrl: server.url, postgresDataDir: server.dataDir, log });
     } else {
       log('bench/history/redis-side.ts not run: PostgreSQL figures only');
     }

@@ -1,5 +1,5 @@
 import { isNotifyError } from '@notify/core';
-import { isInvalidCursorError, openHistoryStore, type HistoryStore } from '@notify/history';
+import { isInvalidCursorError, openHistoryStore, type HistoryInsertMethod, type HistoryStore } from '@notify/history';
 import type { PrivatePostgres } from '@notify/platform-kit';
 import { freshDatabase, queryRows, startTestPostgres } from './postgres-fixture';
 import { delivered, failed, idOf, viewOf } from './records';
@@ -14,9 +14,12 @@ async function open(url: string): Promise<HistoryStore> {
   opened.push(store);
   return store;
 }
-async function newStore(): Promise<{ store: HistoryStore; url: string }> {
+async function newStore(insertMethod?: HistoryInsertMethod): Promise<{ store: HistoryStore; url: string }> {
   const url = await freshDatabase(server, `store_${++dbCount}`);
-  return { store: await open(url), url };
+  if (insertMethod === undefined) return { store: await open(url), url };
+  const store = await openHistoryStore({ url, retentionDays: 30, applicationName: 'history-test', insertMethod });
+  opened.push(store);
+  return { store, url };
 }
 
 beforeAll(async () => {
@@ -53,6 +56,21 @@ describe('insertBatch and get', () => {
     const [count] = await queryRows<{ n: string }>(url, 'SELECT count(*) AS n FROM history_notifications');
     expect(Number(count?.n)).toBe(50);
   });
+
+  test.each(['copy', 'staging', 'unnest'] as const)(
+    "insert method '%s': a batch, the batch again with a new record and a duplicate (a crash's repeat), each row once and as written",
+    async (method) => {
+      const { store, url } = await newStore(method);
+      const now = Date.now();
+      const batch = Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? failed('t', `m${i}`, now - i * 1000) : delivered('t', `m${i}`, now - i * 1000)));
+      await store.insertBatch(batch);
+      const extra = delivered('t', 'extra', now - 99_000);
+      await store.insertBatch([...batch, extra, batch[0]!]);
+      const [count] = await queryRows<{ n: string }>(url, 'SELECT count(*) AS n FROM history_notifications');
+      expect(Number(count?.n)).toBe(21);
+      for (const r of [...batch, extra]) expect(await store.get('t', r.id)).toEqual(viewOf(r));
+    },
+  );
 
   test('a record already stored is left as it is', async () => {
     const { store } = await newStore();

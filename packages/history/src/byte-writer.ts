@@ -10,6 +10,12 @@ export class ByteWriter {
     this.buf = next;
   }
 
+  /** Empty again, keeping the buffer (one writer serves every record of a batch). */
+  reset(): this {
+    this.len = 0;
+    return this;
+  }
+
   u8(value: number): void {
     this.ensure(1);
     this.buf[this.len++] = value & 0xff;
@@ -34,6 +40,15 @@ export class ByteWriter {
     this.ensure(data.length);
     data.copy(this.buf, this.len);
     this.len += data.length;
+  }
+
+  /** `bytes` bytes from hex text; false (nothing counted) when the text is not that much hex. */
+  hex(text: string, bytes: number): boolean {
+    if (text.length !== 2 * bytes) return false;
+    this.ensure(bytes);
+    if (this.buf.write(text, this.len, bytes, 'hex') !== bytes) return false;
+    this.len += bytes;
+    return true;
   }
 
   str(text: string): void {

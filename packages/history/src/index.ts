@@ -3,3 +3,4 @@ export * from './errors';
 export { openHistoryStore } from './store';
 export { runMigrations } from './migrate';
 export { listQuery } from './list-query';
+export { COPY_COLUMNS, encodeCopyBinary } from './copy-binary';

@@ -49,7 +49,7 @@ export function storedAddressHash(hash: string): string {
 }
 
 const outcomeCode = (o: RecordedOutcome | undefined) => (o === undefined ? 0 : RECORDED_OUTCOMES.indexOf(o) + 1);
-const ATTEMPT_KEYS = new Set(['step', 'channel', 'kind', 'startedAt', 'finishedAt', 'durationMs', 'outcome', 'spent', 'errorClass', 'message']);
+const ATTEMPT_KEYS = new Set(['step', 'channel', 'provider', 'kind', 'startedAt', 'finishedAt', 'durationMs', 'outcome', 'spent', 'errorClass', 'message']);
 
 function offsetMs(at: number | undefined, acceptedAt: number): number {
   if (at === undefined) return -1;
@@ -63,9 +63,11 @@ function offsetMs(at: number | undefined, acceptedAt: number): number {
  * used when it reads back exactly (checked on every record by decoding it); anything it cannot
  * express falls back to JSON of the whole record, so a read-back is always complete.
  */
-function encodeCompact(r: HistoryRecord): Buffer | undefined {
+const writer = new ByteWriter();
+
+function encodeCompact(r: HistoryRecord, storedHashes: Partial<Record<Channel, string>> | undefined): Buffer | undefined {
   if (r.attempts.length > 10_000 || r.skips.length > 10_000) return undefined;
-  const w = new ByteWriter();
+  const w = writer.reset();
   w.u8(COMPACT);
   w.varint(r.attempts.length);
   for (const a of r.attempts) {
@@ -78,7 +80,12 @@ function encodeCompact(r: HistoryRecord): Buffer | undefined {
     const spent = a.spent === undefined ? 0 : a.spent ? 2 : 1;
     w.u8(channelCodes.code(a.channel) | (a.kind === 'reconcile' ? 4 : 0) | (outcomeCode(a.outcome) << 3) | (spent << 6));
     w.u8(
-      (a.finishedAt !== undefined ? 1 : 0) | (a.durationMs !== undefined ? 2 : 0) | (a.errorClass !== undefined ? 4 : 0) | (a.message !== undefined ? 8 : 0),
+      (a.finishedAt !== undefined ? 1 : 0) |
+        (a.durationMs !== undefined ? 2 : 0) |
+        (a.errorClass !== undefined ? 4 : 0) |
+        (a.message !== undefined ? 8 : 0) |
+        // The provider: 16 = named after its channel (the default simulator: no bytes), 32 = its name follows.
+        (a.provider === undefined ? 0 : a.provider === a.channel ? 16 : 32),
     );
     w.varint(a.step);
     w.svarint(a.startedAt - r.acceptedAt);
@@ -86,6 +93,7 @@ function encodeCompact(r: HistoryRecord): Buffer | undefined {
     if (a.durationMs !== undefined) w.varint(a.durationMs);
     if (a.errorClass !== undefined) w.str(a.errorClass);
     if (a.message !== undefined) w.str(a.message);
+    if (a.provider !== undefined && a.provider !== a.channel) w.str(a.provider);
   }
   w.varint(r.skips.length);
   for (const s of r.skips) {
@@ -94,17 +102,16 @@ function encodeCompact(r: HistoryRecord): Buffer | undefined {
     w.u8(channelCodes.code(s.channel) | (reason << 2));
     w.svarint(s.at - r.acceptedAt);
   }
+  // The stored hashes (128 bits of each sha256, as 32 hex characters) as 16 bytes each; any other text: JSON.
   let mask = 0;
-  const hashes: Buffer[] = [];
   CHANNELS.forEach((c, i) => {
-    const h = r.addressHashes?.[c];
-    if (h === undefined) return;
-    mask |= 1 << i;
-    hashes.push(HEX64.test(h) ? Buffer.from(h.slice(0, 2 * HASH_BYTES), 'hex') : Buffer.alloc(0));
+    if (storedHashes?.[c] !== undefined) mask |= 1 << i;
   });
-  if (hashes.some((h) => h.length !== HASH_BYTES)) return undefined;
   w.u8(mask);
-  hashes.forEach((h) => w.bytes(h));
+  for (const c of CHANNELS) {
+    const h = storedHashes?.[c];
+    if (h !== undefined && !w.hex(h, HASH_BYTES)) return undefined;
+  }
   if (reasonCode(r.failureReason) === OTHER_REASON) w.str(r.failureReason as string);
   return w.done();
 }
@@ -127,6 +134,8 @@ function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
     if (spent !== 0) attempt.spent = spent === 2;
     if (flags & 4) attempt.errorClass = rd.str();
     if (flags & 8) attempt.message = rd.str();
+    if (flags & 16) attempt.provider = attempt.channel;
+    else if (flags & 32) attempt.provider = rd.str();
     attempts.push(attempt);
   }
   const skips: SkipRecord[] = [];
@@ -193,13 +202,14 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
     eventId: record.eventId,
     detail: Buffer.alloc(0),
   };
-  const compact = plan === undefined ? undefined : encodeCompact(record);
+  const kept = stored(record);
+  const compact = plan === undefined ? undefined : encodeCompact(record, kept.addressHashes);
   if (compact) {
     row.detail = compact;
     const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason));
-    if (jsonEqual(back, stored(record))) return row;
+    if (jsonEqual(back, kept)) return row;
   }
-  row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(stored(record)), 'utf8')]);
+  row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(kept), 'utf8')]);
   return row;
 }
 

@@ -1,5 +1,9 @@
 import type { NotificationView } from '@notify/core';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { COPY_COLUMNS, encodeCopyBinary } from './copy-binary';
 import { decodeCursor, encodeCursor, type ListKey } from './cursor';
 import { listQuery, SELECT } from './list-query';
 import { runMigrations } from './migrate';
@@ -53,6 +57,19 @@ const INSERT = `INSERT INTO history_notifications (accepted_at, tenant_id, finis
     AS u(a, t, f, s, p, dc, pl, ch, r, i, rc, ev, dt)
   ON CONFLICT DO NOTHING`;
 
+const COPY = `COPY history_notifications (${COPY_COLUMNS}) FROM STDIN (FORMAT binary)`;
+/** A session's staging table (the 'staging' insert method): emptied at each commit. */
+const STAGING = `CREATE TEMP TABLE IF NOT EXISTS history_staging (LIKE history_notifications) ON COMMIT DELETE ROWS`;
+const STAGING_COPY = `COPY history_staging (${COPY_COLUMNS}) FROM STDIN (FORMAT binary)`;
+const STAGING_INSERT = `INSERT INTO history_notifications (${COPY_COLUMNS}) SELECT ${COPY_COLUMNS} FROM history_staging ON CONFLICT DO NOTHING`;
+const UNIQUE_VIOLATION = '23505';
+
+const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+
+async function copyIn(client: pg.PoolClient, statement: string, payload: Buffer): Promise<void> {
+  await pipeline(Readable.from([payload]), client.query(copyFrom(statement)));
+}
+
 class PgHistoryStore implements HistoryStore {
   private readonly days = new Set<number>();
   private readonly tenants: TenantIds;
@@ -74,8 +91,47 @@ class PgHistoryStore implements HistoryStore {
       true,
     );
     const rows = records.map((r) => toRow(r, ids.get(r.tenant) as number));
+    const method = this.options.insertMethod ?? 'copy';
+    if (method === 'unnest') return this.insertUnnest(this.pool, rows);
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      if (method === 'staging') return await this.insertStaging(client, rows);
+      // One COPY is one transaction: all rows or none. A row stored before (a batch repeated after
+      // a crash between the commit and the compact, or after a lease ran out) fails the whole
+      // COPY with a unique violation, and the batch goes again through the idempotent INSERT.
+      try {
+        await copyIn(client, COPY, encodeCopyBinary(rows));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        await this.insertUnnest(client, rows);
+      }
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** COPY into the session's staging table, then INSERT ... SELECT ... ON CONFLICT DO NOTHING: one transaction. */
+  private async insertStaging(client: pg.PoolClient, rows: readonly HistoryRow[]): Promise<void> {
+    await client.query('BEGIN');
+    try {
+      await client.query(STAGING);
+      await copyIn(client, STAGING_COPY, encodeCopyBinary(rows));
+      await client.query(STAGING_INSERT);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** One multi-row INSERT ... ON CONFLICT DO NOTHING (one statement: one transaction). */
+  private async insertUnnest(db: pg.Pool | pg.PoolClient, rows: readonly HistoryRow[]): Promise<void> {
     const col = <K extends keyof HistoryRow>(k: K) => rows.map((r) => r[k]);
-    await this.pool.query(INSERT, [
+    await db.query(INSERT, [
       col('acceptedAt'),
       col('tenantId'),
       col('finishedMs'),

@@ -51,4 +51,13 @@ export interface HistoryOptions {
   applicationName?: string;
   /** Daily partitions created ahead of today (default 3). */
   partitionsAhead?: number;
+  /**
+   * How insertBatch writes (measured in `npm run bench:history`, docs/benchmarks-history.md):
+   * 'copy' (default) one binary COPY, and the idempotent INSERT for a batch holding a row stored
+   * before; 'staging' binary COPY into a temporary table then INSERT ... SELECT ... ON CONFLICT DO
+   * NOTHING; 'unnest' one INSERT of thirteen arrays ... ON CONFLICT DO NOTHING.
+   */
+  insertMethod?: HistoryInsertMethod;
 }
+
+export type HistoryInsertMethod = 'copy' | 'staging' | 'unnest';

@@ -32,27 +32,38 @@ if not bits then
   end
   redis.call('HSET', KEYS[2], 'b:' .. day, bits)
 end
+-- idemBytes with a table lookup per hex pair (no Lua call per byte); the same bytes.
+local HEX_PAIR = {}
+for b = 0, 255 do HEX_PAIR[string.format('%02x', b)] = string.char(b) end
+local function hexBytes(text, bytes)
+  local hex = string.sub(text, 1, bytes * 2)
+  if #hex ~= bytes * 2 or string.find(hex, '[^0-9a-f]') then return text end
+  return (string.gsub(hex, '..', HEX_PAIR))
+end
 local expireAt = (day + 1) * 86400 + windowSeconds
 local touched = {}
 local written, dropped = 0, 0
+local gone = {}
 for i = 5, #ARGV do
   local id = ARGV[i]
   local key = ARGV[1] .. id
   local rec = redis.call('HMGET', key, 'status', 'fp')
   if isTerminal(rec[1]) and rec[2] then
-    local field = idemBytes(id, 16)
+    local field = hexBytes(id, 16)
     local bucket = idemBucketKey(ARGV[2], day, field, bits)
-    redis.call('HSET', bucket, field, idemBytes(rec[2], 8) .. IDEM_STATUS_BYTE[rec[1]])
+    redis.call('HSET', bucket, field, hexBytes(rec[2], 8) .. IDEM_STATUS_BYTE[rec[1]])
     if not touched[bucket] then
       touched[bucket] = true
       redis.call('EXPIREAT', bucket, expireAt)
     end
-    redis.call('DEL', key)
+    gone[#gone + 1] = key
     written = written + 1
   else
     dropped = dropped + 1
   end
-  redis.call('ZREM', KEYS[1], id)
 end
+-- The records and the queue entries go in variadic calls of up to 1,000 (Lua's unpack has a stack limit).
+for from = 1, #gone, 1000 do redis.call('DEL', unpack(gone, from, math.min(from + 999, #gone))) end
+for from = 5, #ARGV, 1000 do redis.call('ZREM', KEYS[1], unpack(ARGV, from, math.min(from + 999, #ARGV))) end
 if written > 0 then redis.call('HINCRBY', KEYS[2], 'n:' .. day, written) end
 return { 0, written, dropped }
