@@ -1,7 +1,7 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { notificationKey } from '@notify/core';
+import { notificationKey, partitionOfId } from '@notify/core';
 import { toNotificationView, type RecordFields } from '@notify/pipeline';
 import type { WebhookConfig } from './config';
 import { notificationEvent, type NotificationEventType, type WebhookEvent } from './events';
@@ -52,7 +52,16 @@ export interface StepEventSink {
  * job is kept adds nothing.
  */
 export class WebhookPublisher {
-  constructor(private readonly deps: { redis: Redis | Cluster; registry: WebhookRegistry; queue: Queue<WebhookJobData>; logger: Logger; now?: () => number }) {}
+  constructor(
+    private readonly deps: {
+      redis: Redis | Cluster;
+      registry: WebhookRegistry;
+      queue: Queue<WebhookJobData>;
+      logger: Logger;
+      now?: () => number;
+      partitions?: number;
+    },
+  ) {}
 
   /** Answers how many deliveries were enqueued. */
   async publishNotificationEvent(tenant: string, event: WebhookEvent): Promise<number> {
@@ -75,7 +84,9 @@ export class WebhookPublisher {
   stepEvents(): StepEventSink {
     return {
       publish: async ({ type, notificationId, step }) => {
-        const fields = (await this.deps.redis.hgetall(notificationKey(notificationId))) as RecordFields;
+        const fields = (await this.deps.redis.hgetall(
+          notificationKey(notificationId, partitionOfId(notificationId, this.deps.partitions ?? 1)),
+        )) as RecordFields;
         if (!fields.id || !fields.tenant) return; // expired or archived already: nothing to say
         const now = (this.deps.now ?? Date.now)();
         await this.publishNotificationEvent(

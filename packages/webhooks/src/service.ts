@@ -16,10 +16,12 @@ export function createWebhookService(deps: {
   logger: Logger;
   resolve?: Resolver;
   registrationDnsTimeoutMs?: number;
+  /** PARTITIONS: where the step hook finds a notification's record (its id names its partition). */
+  partitions?: number;
 }) {
   const registry = new WebhookRegistry(deps.redis);
   const queue = createWebhookQueue(deps.redis, deps.config);
-  const publisher = new WebhookPublisher({ redis: deps.redis, registry, queue, logger: deps.logger });
+  const publisher = new WebhookPublisher({ redis: deps.redis, registry, queue, logger: deps.logger, partitions: deps.partitions ?? 1 });
   const dnsTimeoutMs = deps.registrationDnsTimeoutMs ?? 2_000;
 
   /**
