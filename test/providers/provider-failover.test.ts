@@ -8,6 +8,7 @@ import { readBreakerSnapshots } from '@notify/pipeline';
 import { createRedis } from '@notify/runtime';
 import type { Redis } from 'ioredis';
 import { createControlClient, type ControlClient } from '../../apps/chaos/src/control-client';
+import { runChaos } from '../../apps/chaos/src/run-chaos';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
 import { waitFor } from '@notify/platform-kit';
@@ -57,7 +58,7 @@ beforeAll(async () => {
     file,
     [
       'providers:',
-      '  - { name: sms-a, kind: simulator, channel: sms, url: "${SMS_A_URL}" }',
+      '  - { name: sms-a, kind: simulator, channel: sms, url: "${SMS_A_URL}", controlUrl: "${SMS_A_CONTROL}" }',
       '  - { name: sms-b, kind: simulator, channel: sms, url: "${SMS_B_URL}" }',
       '',
     ].join('\n'),
@@ -67,6 +68,7 @@ beforeAll(async () => {
     env: {
       PROVIDERS_FILE: file,
       SMS_A_URL: smsA.providerUrls.sms,
+      SMS_A_CONTROL: smsA.controlUrl,
       SMS_B_URL: smsB.providerUrls.sms,
       BREAKER_WINDOW_MS: '2000',
       BREAKER_MIN_CALLS: String(MIN_CALLS),
@@ -128,7 +130,12 @@ it('SMS provider A killed: SMS continues on provider B, wasting only what the br
     10_000,
     100,
   );
-  await controlA.apply('sms', { mode: 'down' });
+  // The chaos CLI kills one provider of the channel, found by its name in PROVIDERS_FILE.
+  const io = { out: () => undefined, err: (text: string) => errors.push(text), env: { ...platform.env } };
+  const errors: string[] = [];
+  expect(await runChaos(['kill-provider', 'sms-a'], io)).toBe(0);
+  expect(errors).toEqual([]);
+  expect((await controlA.channels()).sms.mode).toBe('down');
   const after = await waitAllTerminal(platform.redis.url, await post(smsOnly('failover-after', 120), PER_BATCH, 100), 90_000);
   const wasted = attemptsOn(after, 'sms-a');
   const onB = attemptsOn(after, 'sms-b');

@@ -5,6 +5,8 @@ import { parseMs, parseRate } from './numbers';
 
 export type ChaosCommand =
   | { kind: 'kill-channel'; channel: Channel }
+  | { kind: 'kill-provider'; provider: string }
+  | { kind: 'restore-provider'; provider: string }
   | { kind: 'break-channel'; channel: Channel; rate: number }
   | { kind: 'slow-channel'; channel: Channel; ms: number }
   | { kind: 'slow-store'; store: Store }
@@ -35,6 +37,8 @@ commands:
   kill-channel <push|sms|email>          the provider answers nothing (its port is closed: connection refused)
   break-channel <channel> --rate R        the provider fails a share R in (0, 1] of calls with a transient 503
   slow-channel <channel> --ms N           every call to the provider takes N ms more (1..${MAX_SLOW_MS})
+  kill-provider <name>                   one provider of a channel answers nothing (PROVIDERS_FILE name, or push|sms|email for a default simulator)
+  restore-provider <name>                that provider back to its configured behaviour
   slow-store tariff                       AY10: the tariff store answers tens of times slower than its 6 ms median
   restore <channel|tariff|all>            back to the configured behaviour (all: every channel and the tariff store)
   kill-worker [--role push|sms|email|all] SIGKILL one registered worker process on this host (running that role)
@@ -63,6 +67,8 @@ const OPTIONS = {
 /** Which command-specific options each command takes (the URL flags go with every command). */
 const ALLOWED: Record<ChaosCommand['kind'], readonly string[]> = {
   'kill-channel': [],
+  'kill-provider': [],
+  'restore-provider': [],
   'break-channel': ['rate'],
   'slow-channel': ['ms'],
   'slow-store': [],
@@ -74,6 +80,8 @@ const ALLOWED: Record<ChaosCommand['kind'], readonly string[]> = {
 };
 const POSITIONALS: Record<ChaosCommand['kind'], number> = {
   'kill-channel': 1,
+  'kill-provider': 1,
+  'restore-provider': 1,
   'break-channel': 1,
   'slow-channel': 1,
   'slow-store': 1,
@@ -95,6 +103,13 @@ function channelArg(command: string, raw: string | undefined, allowAll = false):
   throw usageError(`unknown channel '${raw}'; expected one of ${expected}`);
 }
 
+/** A provider name as PROVIDERS_FILE spells them (lowercase letters, digits, dashes). */
+function providerArg(command: string, raw: string | undefined): string {
+  if (raw === undefined) throw usageError(`${command} needs a provider name: ${command} <name>`);
+  if (!/^[a-z][a-z0-9-]{0,39}$/.test(raw)) throw usageError(`'${raw}' is not a provider name (lowercase letters, digits and dashes)`);
+  return raw;
+}
+
 /** Parses the CLI's argv (after `chaos`); throws a USAGE CliError on anything wrong, before any I/O. */
 export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
   let parsed;
@@ -111,7 +126,8 @@ export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
     ...(values['redis-url'] !== undefined ? { REDIS_URL: values['redis-url'] } : {}),
   };
   if (values.help || name === 'help') return { command: { kind: 'help' }, overrides };
-  if (name === undefined) throw usageError('missing command (kill-channel, break-channel, slow-channel, restore, kill-worker, redis-pause, status)');
+  if (name === undefined)
+    throw usageError('missing command (kill-channel, kill-provider, restore-provider, break-channel, slow-channel, restore, kill-worker, redis-pause, status)');
   if (!isCommand(name)) throw usageError(`unknown command '${name}'; run 'npm run chaos -- help'`);
 
   const given = Object.keys(values).filter((k) => !['control-url', 'stores-url', 'redis-url'].includes(k));
@@ -123,6 +139,9 @@ export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
     switch (name) {
       case 'kill-channel':
         return { kind: name, channel: channelArg(name, rest[0]) as Channel };
+      case 'kill-provider':
+      case 'restore-provider':
+        return { kind: name, provider: providerArg(name, rest[0]) };
       case 'break-channel':
         return { kind: name, channel: channelArg(name, rest[0]) as Channel, rate: parseRate('rate', values.rate) };
       case 'slow-channel':

@@ -20,6 +20,8 @@ export const chaosEnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
     .default(DEV_DEFAULTS.redisUrl),
+  /** The platform's providers file: `kill-provider` finds a simulator provider's control API there (its `controlUrl`). */
+  PROVIDERS_FILE: z.string().min(1).optional(),
   /** One HTTP call to the control API may take this long. */
   CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Connecting to Redis may take this long. */
@@ -28,6 +30,8 @@ export const chaosEnvSchema = z.object({
 
 export interface ChaosConfig {
   controlUrl: string;
+  /** PROVIDERS_FILE, when the platform runs with one. */
+  providersFile?: string;
   storesUrl: string;
   redisUrl: string;
   httpTimeoutMs: number;
@@ -43,6 +47,7 @@ export function loadChaosConfig(env: Record<string, string | undefined>, overrid
   const c = parsed.data;
   return {
     controlUrl: c.SIM_CONTROL_URL.replace(/\/$/, ''),
+    ...(c.PROVIDERS_FILE !== undefined ? { providersFile: c.PROVIDERS_FILE } : {}),
     storesUrl: c.TRACKING_STORES_BASE_URL.replace(/\/$/, ''),
     redisUrl: c.REDIS_URL,
     httpTimeoutMs: c.CHAOS_HTTP_TIMEOUT_MS,
@@ -51,7 +56,7 @@ export function loadChaosConfig(env: Record<string, string | undefined>, overrid
 }
 
 function pick(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const keys = ['SIM_CONTROL_URL', 'TRACKING_STORES_BASE_URL', 'REDIS_URL', 'CHAOS_HTTP_TIMEOUT_MS', 'CHAOS_REDIS_TIMEOUT_MS'] as const;
+  const keys = ['SIM_CONTROL_URL', 'TRACKING_STORES_BASE_URL', 'REDIS_URL', 'PROVIDERS_FILE', 'CHAOS_HTTP_TIMEOUT_MS', 'CHAOS_REDIS_TIMEOUT_MS'] as const;
   return Object.fromEntries(keys.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
 }
 

@@ -1,5 +1,6 @@
 import { parseChaosArgs, USAGE, type ChaosCommand } from './args';
 import { breakChannel, killChannel, restoreChannel, slowChannel } from './commands/channel-commands';
+import { findProvider, killProvider, restoreProvider } from './commands/provider-commands';
 import { restoreAll } from './commands/restore-all';
 import { restoreStore, slowStore } from './commands/store-commands';
 import { killWorker } from './commands/kill-worker';
@@ -8,6 +9,7 @@ import { status } from './commands/status';
 import { loadChaosConfig, type ChaosConfig } from './config';
 import { createControlClient } from './control-client';
 import { EXIT, isCliError } from '@notify/platform-kit';
+import { loadProviderRoutes } from '@notify/providers';
 import type { ChaosIo } from './io';
 
 /**
@@ -44,6 +46,10 @@ async function execute(command: ChaosCommand, config: ChaosConfig, io: ChaosIo):
       return EXIT.ok;
     case 'kill-channel':
       return killChannel(control, command.channel, io);
+    case 'kill-provider':
+      return killProvider(findProvider(config, io.env, command.provider), config.httpTimeoutMs, io);
+    case 'restore-provider':
+      return restoreProvider(findProvider(config, io.env, command.provider), config.httpTimeoutMs, io);
     case 'break-channel':
       return breakChannel(control, command.channel, command.rate, io);
     case 'slow-channel':
@@ -59,6 +65,7 @@ async function execute(command: ChaosCommand, config: ChaosConfig, io: ChaosIo):
     case 'redis-pause':
       return redisPause(config.redisUrl, config.redisTimeoutMs, command.ms, io);
     case 'status':
-      return status(control, config.storesUrl, config.redisUrl, config.redisTimeoutMs, command.json, io);
+      // Breakers are per provider: PROVIDERS_FILE names them (without it, one per channel).
+      return status(control, config.storesUrl, config.redisUrl, config.redisTimeoutMs, command.json, io, loadProviderRoutes(config.providersFile));
   }
 }

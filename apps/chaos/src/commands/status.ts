@@ -1,5 +1,5 @@
 import type { Channel } from '@notify/core';
-import { readBreakerSnapshots, type BreakerSnapshot } from '@notify/pipeline';
+import { readBreakerSnapshots, type BreakerSnapshot, type ProviderRoutes } from '@notify/pipeline';
 import { listProcesses, type ProcessInfo } from '@notify/runtime';
 import type { ChannelStatus, ControlClient } from '../control-client';
 import { EXIT } from '@notify/platform-kit';
@@ -17,7 +17,13 @@ export interface StatusReport {
 }
 
 /** What is broken right now: each part is read on its own, so one unreachable part does not hide the others. */
-export async function collectStatus(control: ControlClient, storesUrl: string, redisUrl: string, redisTimeoutMs: number): Promise<StatusReport> {
+export async function collectStatus(
+  control: ControlClient,
+  storesUrl: string,
+  redisUrl: string,
+  redisTimeoutMs: number,
+  routes?: ProviderRoutes,
+): Promise<StatusReport> {
   const report: StatusReport = { errors: [] };
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   await Promise.all([
@@ -39,7 +45,7 @@ export async function collectStatus(control: ControlClient, storesUrl: string, r
     (async () => {
       const redis = await connectRedis(redisUrl, redisTimeoutMs);
       try {
-        [report.breakers, report.processes] = await Promise.all([readBreakerSnapshots(redis), listProcesses(redis)]);
+        [report.breakers, report.processes] = await Promise.all([readBreakerSnapshots(redis, routes), listProcesses(redis)]);
       } finally {
         redis.disconnect();
       }
@@ -50,8 +56,16 @@ export async function collectStatus(control: ControlClient, storesUrl: string, r
   return report;
 }
 
-export async function status(control: ControlClient, storesUrl: string, redisUrl: string, redisTimeoutMs: number, json: boolean, io: ChaosIo): Promise<number> {
-  const report = await collectStatus(control, storesUrl, redisUrl, redisTimeoutMs);
+export async function status(
+  control: ControlClient,
+  storesUrl: string,
+  redisUrl: string,
+  redisTimeoutMs: number,
+  json: boolean,
+  io: ChaosIo,
+  routes?: ProviderRoutes,
+): Promise<number> {
+  const report = await collectStatus(control, storesUrl, redisUrl, redisTimeoutMs, routes);
   if (json) {
     io.out(JSON.stringify(report, null, 2));
   } else {
@@ -80,10 +94,15 @@ export function describeBreaker(b: BreakerSnapshot): string {
   const since = b.since === undefined ? '' : ` for ${((b.at - b.since) / 1_000).toFixed(1)} s`;
   switch (b.state) {
     case 'open':
-      return `${b.channel.padEnd(6)} OPEN${since}; probes in ${b.reopensInMs} ms`;
+      return `${label(b)} OPEN${since}; probes in ${b.reopensInMs} ms`;
     case 'half-open':
-      return `${b.channel.padEnd(6)} HALF-OPEN${since}; ${b.probesInFlight} probe(s) in flight`;
+      return `${label(b)} HALF-OPEN${since}; ${b.probesInFlight} probe(s) in flight`;
     default:
-      return `${b.channel.padEnd(6)} closed${since}; window: ${b.windowCalls} counted calls, ${b.windowFailures} failures`;
+      return `${label(b)} closed${since}; window: ${b.windowCalls} counted calls, ${b.windowFailures} failures`;
   }
+}
+
+/** A breaker's name: the channel, and the provider when it is not the channel's default simulator. */
+function label(b: BreakerSnapshot): string {
+  return (b.provider === b.channel ? b.channel : `${b.channel}/${b.provider}`).padEnd(6);
 }

@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from '../adapter';
 import { FcmAdapter } from '../fcm/fcm-adapter';
+import { HttpSmsAdapter } from '../http-sms/http-sms-adapter';
 import { SimulatorAdapter } from '../simulator/simulator-adapter';
 import { SmppAdapter } from '../smpp/smpp-adapter';
 import { SmtpAdapter } from '../smtp/smtp-adapter';
@@ -19,5 +20,7 @@ export function createProviderAdapter(config: ProviderConfig): ProviderAdapter {
       return new FcmAdapter(config);
     case 'smpp':
       return new SmppAdapter(config);
+    case 'http-sms':
+      return new HttpSmsAdapter(config);
   }
 }

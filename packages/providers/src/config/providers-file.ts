@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
 import { fcmProviderConfigSchema } from '../fcm/config';
+import { httpSmsProviderConfigSchema } from '../http-sms/config';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfigInput } from '../simulator/config';
 import { smppProviderConfigSchema } from '../smpp/config';
 import { smtpProviderConfigSchema } from '../smtp/config';
@@ -16,6 +17,7 @@ export const providerConfigSchema = z.discriminatedUnion('kind', [
   webPushProviderConfigSchema,
   fcmProviderConfigSchema,
   smppProviderConfigSchema,
+  httpSmsProviderConfigSchema,
 ]);
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 
@@ -99,7 +101,37 @@ export function loadProvidersFile(path: string, env: Readonly<Record<string, str
 /** The channel a kind serves when an entry does not say (simulators always say). */
 const KIND_CHANNEL: Readonly<Record<string, Channel>> = { smtp: 'email', 'web-push': 'push', fcm: 'push', smpp: 'sms', 'http-sms': 'sms' };
 
-const routeEntrySchema = z.object({ name: z.string(), kind: z.string(), channel: z.enum(CHANNELS).optional() });
+const routeEntrySchema = z.object({ name: z.string(), kind: z.string(), channel: z.enum(CHANNELS).optional(), controlUrl: z.string().optional() });
+
+/** A provider as tools see it without its secrets: its name, kind, channel and (simulators) control API. */
+export interface ProviderOutline {
+  name: string;
+  kind: string;
+  channel: Channel;
+  controlUrl?: string;
+}
+
+/**
+ * Every provider named by PROVIDERS_FILE, without validating or expanding its secrets (`${...}`
+ * is expanded only in `controlUrl`, from `env`): what the chaos CLI needs to find a simulator.
+ */
+export function loadProviderOutlines(path: string, env: Readonly<Record<string, string | undefined>>): ProviderOutline[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readProvidersText(path));
+  } catch (error) {
+    if (error instanceof ProvidersFileError) throw error;
+    throw new ProvidersFileError('PROVIDERS_FILE is not valid YAML or JSON');
+  }
+  const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
+  if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  return parsed.data.providers.flatMap((entry, i) => {
+    const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
+    if (!channel) return [];
+    const controlUrl = entry.controlUrl === undefined ? undefined : (expandEnvReferences(entry.controlUrl, env, `providers[${i}].controlUrl`) as string);
+    return [{ name: entry.name, kind: entry.kind, channel, ...(controlUrl !== undefined ? { controlUrl } : {}) }];
+  });
+}
 
 /**
  * Each channel's provider names from PROVIDERS_FILE without its secrets: what the api needs to

@@ -11,6 +11,8 @@ export const simulatorProviderConfigSchema = z.strictObject({
   name: providerNameSchema,
   channel: z.enum(CHANNELS),
   url: z.url({ protocol: /^https?$/ }),
+  /** The simulators' control API serving this provider: the chaos CLI kills and restores the provider there. */
+  controlUrl: z.url({ protocol: /^https?$/ }).optional(),
   connections: connectionsSchema.default(64),
   timeoutMs: timeoutMsSchema.default(2_000),
 });
