@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
-import type { IntakeService, RecipientStore } from '@notify/pipeline';
+import type { IntakeService, ReceiptService, RecipientStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -11,6 +11,7 @@ import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
 import { notificationsRouter } from './routes/notifications';
+import { providerEventsRouter, type ProviderEventSecrets } from './routes/provider-events';
 import { recipientsRouter } from './routes/recipients';
 import { webhooksRouter } from './routes/webhooks';
 
@@ -32,6 +33,8 @@ export interface AppDeps {
   routers?: { path: string; router: Router; auth: 'tenant' | 'admin' | 'none' }[];
   /** Tenant webhooks (`/v1/webhooks`); without it the routes are not served. */
   webhooks?: { service: WebhookService; config: Pick<WebhookConfig, 'maxEndpoints'> };
+  /** Provider events in (`/v1/providers/:provider/events`, docs/provider-events.md) and the suppression lift; without it neither is served. */
+  providerEvents?: { receipts: ReceiptService; secrets: ProviderEventSecrets };
 }
 
 /** The HTTP application, separate from listen() so tests drive it with supertest. */
@@ -49,7 +52,10 @@ export function createApp(deps: AppDeps): Express {
   const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
   const history = { ...(deps.history ? { history: deps.history } : {}), ...(deps.maxListLimit ? { maxListLimit: deps.maxListLimit } : {}) };
   app.use('/v1/notifications', tenant, json, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history }));
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history }));
+  // Authenticated per provider by its own secret (not a tenant key): mounted before the tenant routes.
+  if (deps.providerEvents) app.use('/v1/providers', providerEventsRouter({ ...deps.providerEvents, bodyLimit: deps.bodyLimit }));
+  const suppressions = deps.providerEvents ? { suppressions: deps.providerEvents.receipts } : {};
+  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions }));
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

@@ -5,10 +5,24 @@ import type { Channel, Priority } from './channels';
  * and could not be settled (the budget was spent, or its channel stayed unreachable until the
  * maximum age). It is never reported as `failed` (architecture invariant 9).
  */
-export const NOTIFICATION_STATUSES = ['accepted', 'routing', 'sending', 'retry-scheduled', 'delivered', 'failed', 'unconfirmed'] as const;
+export const NOTIFICATION_STATUSES = [
+  'accepted',
+  'routing',
+  'sending',
+  'retry-scheduled',
+  'delivered',
+  'failed',
+  'unconfirmed',
+  'bounced',
+  'complained',
+] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
-export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed'] as const;
+/**
+ * `bounced` / `complained`: delivered, then the provider reported a hard bounce or a complaint
+ * (docs/provider-events.md); the attempt history keeps the delivery and the receipt.
+ */
+export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained'] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminal(status: NotificationStatus): status is TerminalStatus {
@@ -54,7 +68,19 @@ export interface AttemptRecord {
   spent?: boolean;
   errorClass?: string;
   message?: string;
+  /** The provider's id of the message (SMTP queue id, SMPP message_id, HTTP SMS sid...), when it answered one. */
+  providerMessageId?: string;
+  /** What the provider reported later about this message (a receipt, a bounce, a complaint); the newest one. */
+  receipt?: ReceiptKind;
+  receiptAt?: number;
+  receiptDetail?: string;
+  /** Every receipt in arrival order (the newest is also in `receipt`). */
+  receipts?: { kind: ReceiptKind; at: number; detail?: string }[];
 }
+
+/** What a provider can report about a message after the call (docs/provider-events.md). */
+export const RECEIPT_KINDS = ['delivered', 'undeliverable', 'expired', 'bounced', 'complained'] as const;
+export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 
 /** A channel passed over without spending budget, and why. */
 export interface SkipRecord {

@@ -4,3 +4,4 @@ export * from './pipeline-metrics';
 export * from './queue-metrics';
 export * from './history-metrics';
 export * from './webhook-metrics';
+export * from './receipt-metrics';

@@ -68,6 +68,12 @@ export function createPipelineMetrics(registry: Registry) {
       labelNames: ['channel'] as const,
       registers,
     }),
+    receiptIndexFailures: new Counter({
+      name: 'notify_receipt_index_failures_total',
+      help: 'Provider message ids whose receipt index entry could not be written (best effort: a later receipt for it is unmatched).',
+      labelNames: ['channel'] as const,
+      registers,
+    }),
   };
 }
 

@@ -20,3 +20,4 @@ export * from './intake-sweeper';
 export * from './archiver';
 export * from './archiver-store';
 export * from './replica-wait';
+export * from './receipts';

@@ -25,6 +25,7 @@ import { recordAttempts, type RecordFields } from './notification-record';
 import type { ProviderAdapter } from '@notify/providers';
 import { providerAddress } from '@notify/providers';
 import type { Scripts } from './scripts';
+import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS, receiptIndexKey } from './receipts/keys';
 
 export interface StepProcessorDeps {
   redis: RedisClient;
@@ -41,6 +42,8 @@ export interface StepProcessorDeps {
   now?: () => number;
   /** Tenant webhooks (packages/webhooks): told where a notification ends or an attempt failed. Never fails a step. */
   events?: { publish(event: { type: StepEventType; notificationId: string; step?: number }): Promise<void> };
+  /** RECEIPT_INDEX_TTL_SECONDS: how long a provider message id finds its notification (docs/provider-events.md); default 30 days. */
+  receiptIndexTtlSeconds?: number;
 }
 
 /** What the step processor tells `events`: a notification's terminal state, or a failed attempt. */
@@ -177,8 +180,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       durationMs: result.durationMs,
       suppressionTtlSeconds: config.suppressionTtlSeconds,
       spent: result.sent,
+      ...(result.providerMessageId ? { providerMessageId: result.providerMessageId } : {}),
     });
     await ticket.release(result.outcome);
+    if (finished.code === 'recorded' && result.providerMessageId) await indexReceipt(data, ticket.provider, result.providerMessageId);
     if (finished.code === 'recorded' && result.outcome === 'delivered') {
       metrics.notifications.inc({ priority: data.priority, outcome: 'delivered' });
       metrics.deliveryLatency.observe({ priority: data.priority }, Math.max(0, now() - finished.acceptedAt) / 1000);
@@ -199,6 +204,16 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     }
     if (result.outcome !== 'delivered') await advance(data, [], result.sent ? result.outcome : 'not-sent');
     return { action: 'called', outcome: result.outcome, channel: data.channel };
+  }
+
+  /** Best effort: the receipt index (provider message -> notification) for provider events; a failure is counted, never thrown. */
+  async function indexReceipt(data: StepJobData, provider: string, providerMessageId: string): Promise<void> {
+    try {
+      await redis.set(receiptIndexKey(provider, providerMessageId), data.id, 'EX', deps.receiptIndexTtlSeconds ?? DEFAULT_RECEIPT_INDEX_TTL_SECONDS);
+    } catch (error) {
+      metrics.receiptIndexFailures.inc({ channel: data.channel });
+      deps.logger.warn({ err: error, notificationId: data.id }, 'receipt index not written');
+    }
   }
 
   /** Ends the notification `unconfirmed` now: its last call's outcome is unknown and can never be settled. */

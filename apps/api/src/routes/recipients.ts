@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { NotifyError, ID_PATTERN, LIMITS, parseOrThrow, recipientProfileSchema } from '@notify/core';
+import { CHANNELS, NotifyError, ID_PATTERN, LIMITS, parseOrThrow, recipientProfileSchema, type Channel } from '@notify/core';
 import type { RecipientStore } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
@@ -18,7 +18,13 @@ function recipientId(raw: unknown): string {
  * PUT/GET/DELETE /v1/recipients/:id — stored addresses and preference order, per tenant.
  * GET /v1/recipients/:id/notifications — what was sent to that recipient id (the history; with or without a stored profile).
  */
-export function recipientsRouter(deps: { recipients: RecipientStore; history?: HistoryAccess; maxListLimit?: number }): Router {
+export function recipientsRouter(deps: {
+  recipients: RecipientStore;
+  history?: HistoryAccess;
+  maxListLimit?: number;
+  /** The suppression lift (docs/provider-events.md); without it every lift answers 404. */
+  suppressions?: { liftSuppression(tenant: string, recipientId: string, channel: Channel): Promise<boolean> };
+}): Router {
   const router = Router();
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
@@ -51,6 +57,19 @@ export function recipientsRouter(deps: { recipients: RecipientStore; history?: H
   router.delete('/:id', async (req, res) => {
     const id = recipientId(req.params.id);
     if (!(await deps.recipients.delete(res.locals.tenant as string, id))) throw new NotifyError('NOT_FOUND', `no recipient '${id}' for this tenant`);
+    res.status(204).end();
+  });
+
+  // DELETE /v1/recipients/:id/suppressions/:channel — lift a suppression (a hard bounce, a complaint, a permanent error) before it expires.
+  router.delete('/:id/suppressions/:channel', async (req, res) => {
+    const id = recipientId(req.params.id);
+    const channel = String(req.params.channel);
+    if (!(CHANNELS as readonly string[]).includes(channel)) {
+      throw new NotifyError('VALIDATION_FAILED', 'invalid channel', { details: [{ field: 'channel', reason: `must be one of ${CHANNELS.join(', ')}` }] });
+    }
+    if (!deps.suppressions || !(await deps.suppressions.liftSuppression(res.locals.tenant as string, id, channel as Channel))) {
+      throw new NotifyError('NOT_FOUND', `no suppression of channel '${channel}' for recipient '${id}'`);
+    }
     res.status(204).end();
   });
 

@@ -13,6 +13,7 @@
   ARGV[7] suppression TTL (s, 0 = off)   ARGV[8] spent (1 | 0)
   ARGV[9] archive (1: history on, a delivered record joins the archive queue | 0)
   ARGV[10] notification id
+  ARGV[11] the provider's message id ('' or absent: none), kept on the attempt for receipts
 
   Returns { code, detail... }
     0 recorded   { 0, acceptedAt, calls }
@@ -31,6 +32,7 @@ if ARGV[3] ~= '' then attempt['errorClass'] = ARGV[3] end
 if ARGV[4] ~= '' then attempt['message'] = ARGV[4] end
 attempt['finishedAt'] = tonumber(ARGV[5])
 attempt['durationMs'] = tonumber(ARGV[6])
+if ARGV[11] ~= nil and ARGV[11] ~= '' then attempt['providerMessageId'] = ARGV[11] end
 if ARGV[8] == '0' then
   attempt['spent'] = false
   redis.call('HINCRBY', KEYS[1], 'calls', -1)

@@ -19,6 +19,8 @@ export interface FinishAttemptArgs {
   suppressionTtlSeconds: number;
   /** False when the step spent no budget (the request never left, or nothing was called). */
   spent: boolean;
+  /** The provider's id of the message (kept on the attempt: receipts find the notification by it). */
+  providerMessageId?: string;
 }
 
 export type FinishAttemptReply = { code: 'recorded'; acceptedAt: number; calls: number } | { code: 'stale' | 'missing' };
@@ -39,6 +41,7 @@ export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArg
     a.spent ? 1 : 0,
     archive ? 1 : 0,
     a.id,
+    a.providerMessageId ?? '',
   );
   const { code, detail } = decodeReply('finish-attempt-3', FINISH_ATTEMPT_CODES, reply);
   if (code !== 'recorded') return { code };

@@ -54,7 +54,8 @@ export class SimulatorAdapter implements ProviderAdapter {
       const body = parseJsonObject(await response.body.text());
       const outcome = classifyProviderStatus(response.statusCode);
       if (outcome === 'delivered') {
-        return { outcome, durationMs: elapsedMs(started), replayed: body?.replayed === true, sent: true };
+        // The simulator keys its ledger by the idempotency key: that is its message id (for provider events in tests).
+        return { outcome, durationMs: elapsedMs(started), replayed: body?.replayed === true, sent: true, providerMessageId: request.idempotencyKey };
       }
       return {
         outcome,
