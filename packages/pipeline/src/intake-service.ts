@@ -71,6 +71,11 @@ export class IntakeService {
     },
   ) {}
 
+  /** PARTITIONS: what a lookup by id needs to find the record (the id names its partition). */
+  get partitions(): number {
+    return this.deps.queues.partitions;
+  }
+
   async accept(tenant: string, body: unknown): Promise<IntakeResult> {
     let priority: NotificationRequest['priority'] | undefined;
     try {

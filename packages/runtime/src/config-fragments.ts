@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatConfigIssues } from '@notify/core';
 import { DEV_DEFAULTS } from './dev-defaults';
+import { parseClusterNodes, type RedisTarget } from './redis-connection';
 
 /** The log levels pino knows; every app's LOG_LEVEL. */
 export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
@@ -20,7 +21,29 @@ export const sharedEnvShape = {
     .optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
   CASCADE_BUDGET: z.coerce.number().int().min(1).max(10).default(3),
+  /**
+   * Partitions of the keyspace (docs/partitions.md): every process must use the same value, and
+   * changing it needs the documented migration. 1 on a single Redis; e.g. 16 on a cluster.
+   */
+  PARTITIONS: z.coerce.number().int().min(1).max(4_096).default(1),
+  /** Seed nodes of a Redis Cluster (`host:port,host:port,...`): set, every connection is an ioredis Cluster and REDIS_URL is not used. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => {
+      try {
+        parseClusterNodes(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `must be host:port,host:port,...: ${(error as Error).message}` });
+      }
+    }),
 };
+
+/** Where the shared variables put the platform's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES. */
+export function toRedisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string | undefined }): RedisTarget {
+  const clusterNodes = parseClusterNodes(c.REDIS_CLUSTER_NODES);
+  return clusterNodes ? { url: c.REDIS_URL, clusterNodes } : { url: c.REDIS_URL };
+}
 
 /**
  * Parses `env` with `schema` or throws one readable error naming every bad variable (the one

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection';
 import { processIndexKey, processKey } from '@notify/core';
 
 /** A running platform process, as the chaos CLI finds it to kill it. No PII: pid, host, roles. */
@@ -37,7 +37,7 @@ export interface ProcessRegistration {
  * dies without `stop()` vanishes from `listProcesses` within the TTL.
  */
 export async function registerProcess(
-  redis: Redis,
+  redis: RedisClient,
   info: Omit<ProcessInfo, 'id' | 'startedAt' | 'pid' | 'host'> & Partial<Pick<ProcessInfo, 'pid' | 'host' | 'startedAt'>>,
   options: RegistrationOptions,
 ): Promise<ProcessRegistration> {
@@ -82,7 +82,7 @@ export async function registerProcess(
 }
 
 /** Live registrations, oldest first; index entries whose key expired are pruned. */
-export async function listProcesses(redis: Redis): Promise<ProcessInfo[]> {
+export async function listProcesses(redis: RedisClient): Promise<ProcessInfo[]> {
   const ids = await redis.smembers(processIndexKey());
   if (ids.length === 0) return [];
   const values = await redis.mget(...ids.map((id) => processKey(id)));
@@ -105,6 +105,6 @@ export async function listProcesses(redis: Redis): Promise<ProcessInfo[]> {
 }
 
 /** Forgets a registration now (after a kill, so `status` does not show a dead process). */
-export async function removeProcess(redis: Redis, id: string): Promise<void> {
+export async function removeProcess(redis: RedisClient, id: string): Promise<void> {
   await redis.multi().del(processKey(id)).srem(processIndexKey(), id).exec();
 }

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { platformSettingsKey } from '@notify/core';
 
 /** A connection to the platform's Redis: one server (the default) or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
 export type RedisClient = Redis | Cluster;
@@ -144,5 +145,21 @@ export async function connectRedis(target: string | RedisTarget, role: Connectio
   } catch (error) {
     redis.disconnect();
     throw error;
+  }
+}
+
+/**
+ * Every process must agree on PARTITIONS: a notification written to a partition no worker
+ * consumes would wait forever. The first process to start records its value in Redis; a
+ * process started with another one refuses to start (changing PARTITIONS is a migration,
+ * docs/partitions.md).
+ */
+export async function checkPartitionCount(redis: RedisClient, partitions: number): Promise<void> {
+  await redis.hsetnx(platformSettingsKey(), 'partitions', partitions);
+  const recorded = Number(await redis.hget(platformSettingsKey(), 'partitions'));
+  if (recorded !== partitions) {
+    throw new Error(
+      `PARTITIONS=${partitions}, but this Redis holds data partitioned ${recorded} ways: use PARTITIONS=${recorded} (or migrate, docs/partitions.md)`,
+    );
   }
 }

@@ -28,8 +28,13 @@ export function createBullBoardRouter(queues: Queue[], basePath = '/admin/queues
   serverAdapter.setBasePath(basePath);
   const readOnlyMode = options.readOnly ?? true;
   const adapterOptions = { readOnlyMode, allowRetries: !readOnlyMode };
+  // Several partitions: each lane once per partition, grouped by partition ('partition-03/push-urgent').
+  const partitioned = new Set(queues.map((q) => q.opts.prefix)).size > 1;
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue, adapterOptions)),
+    queues: queues.map(
+      (queue) =>
+        new BullMQAdapter(queue, partitioned ? { ...adapterOptions, prefix: `${partitionLabel(queue.opts.prefix)}/`, delimiter: '/' } : adapterOptions),
+    ),
     serverAdapter,
     options: {
       uiConfig: {
@@ -41,4 +46,10 @@ export function createBullBoardRouter(queues: Queue[], basePath = '/admin/queues
   });
   // getRouter() is typed `any` upstream; it is an Express application, which mounts like a Router.
   return serverAdapter.getRouter() as Router;
+}
+
+/** `partition-<p>` of a lane's BullMQ prefix (`{notify}:q` is partition 0, `{notify:<p>:<n>}:q` partition p; see queuePrefix). */
+export function partitionLabel(prefix: string | undefined): string {
+  const p = /^\{notify:(\d+):\d+\}:q$/.exec(prefix ?? '')?.[1] ?? '0';
+  return `partition-${p.padStart(2, '0')}`;
 }

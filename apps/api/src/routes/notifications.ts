@@ -27,7 +27,7 @@ export function notificationsRouter(deps: {
   const router = Router();
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
-  const lookup = createNotificationLookup({ redis: deps.redis, history });
+  const lookup = createNotificationLookup({ redis: deps.redis, history, partitions: deps.intake.partitions });
   const refuseWhileDraining = () => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
