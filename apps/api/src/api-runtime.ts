@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
-import { createPipelineMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
-import { ChannelQueues, IntakeService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
+import { createPipelineMetrics, createReceiptMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
+import { ChannelQueues, IntakeService, ReceiptService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
 import { connectRedis, createLimitedServer, listenOn, startMetricsListener } from '@notify/runtime';
 import { createWebhookService } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
@@ -39,6 +39,15 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.
   const history = openHistoryAccess(config.history, logger);
   const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
+  // Provider events in (docs/provider-events.md): receipts, bounces and complaints; the tenant event goes out through the webhooks publisher.
+  const receipts = new ReceiptService({
+    redis,
+    logger: logger.child({ component: 'receipts' }),
+    suppressionTtlSeconds: config.providerEvents.suppressionTtlSeconds,
+    archive: config.history.enabled,
+    metrics: createReceiptMetrics(registry),
+    events: webhooks.publisher.stepEvents(),
+  });
 
   let draining = false;
   const shutdown = new AbortController();
@@ -55,6 +64,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
+    providerEvents: { receipts, secrets: config.providerEvents.secrets },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.

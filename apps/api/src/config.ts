@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
+import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
   historyEnvShape,
@@ -12,6 +12,7 @@ import {
   toProviderRoutes,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
+import { parseProviderEventSecrets } from './routes/provider-events';
 import { loadTrackingConfig } from './tracking';
 
 /** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
@@ -99,6 +100,20 @@ export const apiEnvShape = {
     .min(86_400, 'must be at least 86400 (the 24 h idempotency window)')
     .default(7 * 86_400),
   BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
+  /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */
+  PROVIDER_EVENT_SECRETS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      try {
+        return parseProviderEventSecrets(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** How long a hard bounce or complaint suppresses (recipient, channel); the worker's variable of the same name does it for permanent errors. */
+  SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
 };
 
 /**
@@ -150,5 +165,6 @@ export function loadConfig(env: Record<string, string | undefined>) {
     logLevel: c.LOG_LEVEL,
     tracking: loadTrackingConfig(env),
     webhooks: toWebhookConfig(c),
+    providerEvents: { secrets: c.PROVIDER_EVENT_SECRETS, suppressionTtlSeconds: c.SUPPRESSION_TTL_SECONDS },
   };
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_ARCHIVER_CONFIG,
   DEFAULT_BULKHEADS,
   DEFAULT_CASCADE_CONFIG,
+  DEFAULT_RECEIPT_INDEX_TTL_SECONDS,
   DEFAULT_WORKER_LOCKS,
   breakerEnvShape,
   toBreakerConfig,
@@ -91,6 +92,8 @@ export const workerEnvShape = {
   CASCADE_UNAVAILABLE_RETRY_MS: ms(DEFAULT_CASCADE_CONFIG.unavailableRetryMs),
   CASCADE_MAX_AGE_MS: ms(DEFAULT_CASCADE_CONFIG.maxAgeMs, 7 * 86_400_000),
   SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
+  /** How long a provider message id finds its notification for receipts and bounces (docs/provider-events.md). */
+  RECEIPT_INDEX_TTL_SECONDS: z.coerce.number().int().min(60).default(DEFAULT_RECEIPT_INDEX_TTL_SECONDS),
   SMS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(10).default(DEFAULT_CASCADE_CONFIG.smsMaxSegments),
   WORKER_LOCK_DURATION_MS: ms(DEFAULT_WORKER_LOCKS.lockDurationMs, 600_000),
   WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000),
@@ -166,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     history: toHistoryConfig(c),
     webhooks: toWebhookConfig(c),
+    receiptIndexTtlSeconds: c.RECEIPT_INDEX_TTL_SECONDS,
     archiver: {
       enabled: c.ARCHIVER_ENABLED,
       config: {

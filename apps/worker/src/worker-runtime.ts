@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { createHistoryMetrics, createPipelineMetrics, createRegistry, createWebhookMetrics, registerQueueDepthGauge } from '@notify/metrics';
+import {
+  createHistoryMetrics,
+  createPipelineMetrics,
+  createReceiptMetrics,
+  createRegistry,
+  createWebhookMetrics,
+  registerQueueDepthGauge,
+} from '@notify/metrics';
 import {
   Archiver,
   ChannelQueues,
@@ -9,6 +16,7 @@ import {
   createStepProcessor,
   lazyHistoryStore,
   loadScripts,
+  ReceiptService,
   type ChannelGate,
 } from '@notify/pipeline';
 import { ProviderDirectory } from '@notify/providers';
@@ -63,7 +71,24 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     config: config.cascade,
     logger: logger.child({ component: 'step' }),
     events: webhooks.publisher.stepEvents(),
+    receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
   });
+  // Receipts pushed over an adapter's own connection (SMPP deliver_sm) are applied like the api's provider events (docs/provider-events.md).
+  const receipts = new ReceiptService({
+    redis,
+    logger: logger.child({ component: 'receipts' }),
+    suppressionTtlSeconds: config.cascade.suppressionTtlSeconds,
+    archive: config.history.enabled,
+    metrics: createReceiptMetrics(registry),
+    events: webhooks.publisher.stepEvents(),
+  });
+  for (const adapter of providers.all()) {
+    adapter.onReceipt?.((receipt) => {
+      receipts
+        .apply({ ...receipt, kind: receipt.state, eventId: `${receipt.providerMessageId}:${receipt.state}` })
+        .catch((error: unknown) => logger.warn({ err: error, provider: receipt.provider }, 'provider receipt not applied'));
+    });
+  }
   const workers = new ChannelWorkers({
     connection: redis,
     channels: config.roles,
