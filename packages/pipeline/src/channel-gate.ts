@@ -19,8 +19,9 @@ export interface ChannelGate {
   /**
    * A ticket for one call on the channel's first provider that allows it, or undefined when every breaker refuses.
    * `provider`: only that provider (a reconciliation must go back to the provider that holds the idempotency key).
+   * `carries`: only the providers it accepts (those that can carry this notification's address).
    */
-  acquire(channel: Channel, provider?: string): Promise<GateTicket | undefined>;
+  acquire(channel: Channel, provider?: string, carries?: (provider: string) => boolean): Promise<GateTicket | undefined>;
   close(): Promise<void>;
 }
 
@@ -41,7 +42,10 @@ const NO_CHANNELS: ReadonlySet<Channel> = new Set();
 export function openGate(routes: ProviderRoutes = SINGLE_PROVIDER_ROUTES): ChannelGate {
   return {
     openChannels: async () => NO_CHANNELS,
-    acquire: async (channel, provider) => ({ provider: provider ?? routes[channel][0] ?? channel, release: async () => undefined }),
+    acquire: async (channel, provider, carries) => ({
+      provider: provider ?? routes[channel].find((p) => carries?.(p) ?? true) ?? routes[channel][0] ?? channel,
+      release: async () => undefined,
+    }),
     close: async () => undefined,
   };
 }

@@ -9,3 +9,4 @@ export * from './fcm';
 export * from './config';
 export * from './smpp';
 export * from './http-sms';
+export * from './address-fit';

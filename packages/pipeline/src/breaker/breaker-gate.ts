@@ -243,10 +243,11 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     },
     /**
      * The channel's providers in order: the first whose breaker lets the call through makes it.
-     * `only`: that provider alone (a reconciliation; a provider no longer configured is still asked).
+     * `only`: that provider alone (a reconciliation; a provider no longer configured is still asked);
+     * `carries`: only the providers that can carry this notification's address.
      */
-    async acquire(channel: Channel, only?: string) {
-      for (const provider of only !== undefined ? [only] : routes[channel]) {
+    async acquire(channel: Channel, only?: string, carries?: (provider: string) => boolean) {
+      for (const provider of only !== undefined ? [only] : routes[channel].filter((p) => carries?.(p) ?? true)) {
         const ticket = await acquireProvider(provider);
         if (ticket) return ticket;
       }
