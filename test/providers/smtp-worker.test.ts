@@ -94,4 +94,8 @@ describe('e-mail over SMTP through the worker', () => {
     expect(peer.mailsTo(address)).toHaveLength(1);
     expect(peer.rcptCalls.get(address)).toBe(1);
   });
+
+  it.todo(
+    'a permanent answer about the message, not the address (552 mailbox full, 550 5.7.1 policy), does not suppress the recipient: finish-attempt suppresses on every permanent, SendResult.addressInvalid is not passed',
+  );
 });
