@@ -1,8 +1,18 @@
 import type { Server } from 'node:http';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createPipelineMetrics, createReceiptMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
-import { ChannelQueues, IntakeService, ReceiptService, RecipientStore, createBreakerGate, loadScripts, type ChannelGate } from '@notify/pipeline';
-import { connectRedis, createLimitedServer, listenOn, startMetricsListener } from '@notify/runtime';
+import {
+  ChannelQueues,
+  IntakeService,
+  ReceiptService,
+  RecipientStore,
+  ReplicaWaiter,
+  createBreakerGate,
+  loadScripts,
+  type ChannelGate,
+} from '@notify/pipeline';
+import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
 import { createWebhookService } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
@@ -19,20 +29,26 @@ export interface RunningApi {
 }
 
 export async function startApi(config: ApiConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningApi> {
-  const redis = await connectRedis(config.redisUrl, 'producer', { requireDurable: config.requireDurableRedis });
+  const redis = await connectRedis(config.redis, 'producer', { requireDurable: config.requireDurableRedis });
+  await checkPartitionCount(redis, config.partitions).catch(async (error: unknown) => {
+    redis.disconnect();
+    throw error;
+  });
   const registry = createRegistry('api');
   const metrics = createPipelineMetrics(registry);
-  const queues = new ChannelQueues(redis);
-  registerQueueDepthGauge(registry, () => queues.all());
+  // Every partition's lanes: a notification's first step goes to its partition (docs/partitions.md).
+  const queues = new ChannelQueues(redis, config.partitions);
+  registerQueueDepthGauge(registry, () => queues.depthSources());
   // The intake connection already fails fast (producer role): the breakers share it.
-  const gate = options.gate ?? createBreakerGate({ redis, config: config.breaker, registry, logger, routes: config.providerRoutes });
-  const recipients = new RecipientStore(redis);
+  const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });
+  const recipients = new RecipientStore(redis, config.partitions);
   const intake = new IntakeService({
-    scripts: loadScripts(redis),
+    scripts: loadScripts(redis, { partitions: config.partitions }),
     queues,
     recipients,
     gate,
     metrics,
+    replication: new ReplicaWaiter(redis, config.intakeWait),
     config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
 
@@ -53,7 +69,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const shutdown = new AbortController();
   const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
-    redis,
+    redis: asRedis(redis),
     intake,
     recipients,
     logger,
@@ -70,7 +86,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
       {
         path: '/admin',
-        router: createAdminConsole({ queues: queues.all(), redis, adminApiKey: config.adminApiKey, session: config.adminSession }),
+        router: createAdminConsole({ queues: queues.all(), redis: asRedis(redis), adminApiKey: config.adminApiKey, session: config.adminSession }),
         auth: 'none',
       },
     ],
@@ -123,4 +139,13 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
       return closing;
     },
   };
+}
+
+/**
+ * The breakers, the health check, the status route and the admin sessions take a `Redis`; on a
+ * cluster they get the `Cluster`, which serves them the same way: their commands are single-key
+ * or single-slot ({notify:breaker}, {notify:admin}; a status read names one record).
+ */
+function asRedis(redis: RedisClient): Redis {
+  return redis as Redis;
 }

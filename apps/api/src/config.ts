@@ -10,6 +10,7 @@ import {
   toHistoryConfig,
   toHttpServerLimits,
   toProviderRoutes,
+  toRedisTarget,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { parseProviderEventSecrets } from './routes/provider-events';
@@ -100,6 +101,10 @@ export const apiEnvShape = {
     .min(86_400, 'must be at least 86400 (the 24 h idempotency window)')
     .default(7 * 86_400),
   BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
+  /** Replicas an intake's writes must reach before the 202 (Redis WAIT; docs/partitions.md). Default 1 on a cluster, 0 on a single Redis. */
+  INTAKE_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).optional(),
+  /** How long one intake WAIT may block; past it the notification is accepted anyway (counted `short`). */
+  INTAKE_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */
   PROVIDER_EVENT_SECRETS: z
     .string()
@@ -149,6 +154,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     metricsHost: c.API_METRICS_HOST,
     metricsPort: c.API_METRICS_PORT,
     redisUrl: c.REDIS_URL,
+    redis: toRedisTarget(c),
+    partitions: c.PARTITIONS,
+    intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },

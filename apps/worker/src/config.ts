@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, type Channel, type Priority } from '@notify/core';
+import { CHANNELS, assignedPartitions, parsePartitionList, type Channel, type Priority } from '@notify/core';
 import {
   DEFAULT_ARCHIVER_CONFIG,
   DEFAULT_BULKHEADS,
@@ -23,6 +23,7 @@ import {
   toHistoryConfig,
   toHttpServerLimits,
   toProvidersConfig,
+  toRedisTarget,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
@@ -82,6 +83,14 @@ export const workerEnvShape = {
   ...laneShape,
   /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
   WORKER_ROLES: roles,
+  /**
+   * Which partitions this process consumes (docs/partitions.md): 'all' (default) or a list of
+   * numbers and ranges ('0-7', '0-3,8'). Or WORKER_PARTITION_INDEX/WORKER_PARTITION_COUNT.
+   */
+  WORKER_PARTITIONS: z.string().default('all'),
+  /** With WORKER_PARTITION_COUNT: this process is number INDEX (0-based) of COUNT, and takes its share of the partitions. */
+  WORKER_PARTITION_INDEX: z.coerce.number().int().min(0).optional(),
+  WORKER_PARTITION_COUNT: z.coerce.number().int().min(1).optional(),
   PROVIDER_PUSH_URL: url(DEV_DEFAULTS.providerPorts.push),
   PROVIDER_SMS_URL: url(DEV_DEFAULTS.providerPorts.sms),
   PROVIDER_EMAIL_URL: url(DEV_DEFAULTS.providerPorts.email),
@@ -118,6 +127,20 @@ const schema = z.object(workerEnvShape);
 
 export type WorkerConfig = ReturnType<typeof loadConfig>;
 
+/** WORKER_PARTITIONS, or this process's share by WORKER_PARTITION_INDEX of WORKER_PARTITION_COUNT (no gaps, no overlaps). */
+function workerPartitions(c: z.infer<typeof schema>): number[] {
+  const byIndex = c.WORKER_PARTITION_INDEX !== undefined || c.WORKER_PARTITION_COUNT !== undefined;
+  try {
+    if (!byIndex) return parsePartitionList(c.WORKER_PARTITIONS, c.PARTITIONS);
+    if (c.WORKER_PARTITIONS !== 'all') throw new Error('set WORKER_PARTITIONS or WORKER_PARTITION_INDEX/WORKER_PARTITION_COUNT, not both');
+    if (c.WORKER_PARTITION_INDEX === undefined || c.WORKER_PARTITION_COUNT === undefined)
+      throw new Error('WORKER_PARTITION_INDEX and WORKER_PARTITION_COUNT go together');
+    return assignedPartitions(c.WORKER_PARTITION_INDEX, c.WORKER_PARTITION_COUNT, c.PARTITIONS);
+  } catch (error) {
+    throw new Error(`worker configuration: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined>) {
   const c = parseEnv('worker', schema, env);
   const bulkheads: BulkheadConfig = {
@@ -153,6 +176,10 @@ export function loadConfig(env: Record<string, string | undefined>) {
   return {
     env: c.NODE_ENV,
     redisUrl: c.REDIS_URL,
+    redis: toRedisTarget(c),
+    partitions: c.PARTITIONS,
+    /** The partitions this process consumes. */
+    workerPartitions: workerPartitions(c),
     roles: c.WORKER_ROLES,
     // Each channel's providers (PROVIDERS_FILE); a channel it does not name keeps its simulator,
     // whose socket pool is part of the bulkhead: as many sockets as the channel's lanes run calls.
