@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   createHistoryMetrics,
@@ -15,12 +16,14 @@ import {
   createBreakerGate,
   createStepProcessor,
   lazyHistoryStore,
+  loadArchiveScripts,
   loadScripts,
   ReceiptService,
   type ChannelGate,
 } from '@notify/pipeline';
 import { ProviderDirectory } from '@notify/providers';
-import { connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
+import { formatPartitionList } from '@notify/core';
+import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener, type RedisClient } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
 
@@ -32,20 +35,26 @@ export interface RunningWorker {
 
 /** Starts the channel bulkheads named by `config.roles`, and a small HTTP server for /metrics and health. */
 export async function startWorker(config: WorkerConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningWorker> {
-  const redis = await connectRedis(config.redisUrl, 'worker', { requireDurable: config.requireDurableRedis });
+  const redis = await connectRedis(config.redis, 'worker', { requireDurable: config.requireDurableRedis });
+  await checkPartitionCount(redis, config.partitions).catch(async (error: unknown) => {
+    redis.disconnect();
+    throw error;
+  });
   const registry = createRegistry('worker');
   const metrics = createPipelineMetrics(registry);
-  const queues = new ChannelQueues(redis);
-  registerQueueDepthGauge(registry, () => queues.all().filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
+  // Every partition's lanes (a step job goes to its notification's partition); this process consumes config.workerPartitions.
+  const queues = new ChannelQueues(redis, config.partitions);
+  registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
-  const scripts = loadScripts(redis, { archive: config.history.enabled });
+  const scripts = loadScripts(redis, { archive: config.history.enabled, partitions: config.partitions });
   // Only the adapters of this worker's channels: an SMPP session or an SMTP pool is opened where it is used.
   const providers = ProviderDirectory.fromConfig(config.providers.providers, config.roles);
   // The breakers get their own fail-fast connection: in a Redis outage their calls fail at once
   // and fail OPEN (documented in breaker-gate.ts), instead of queueing behind the worker
   // connection's endless retries until the breaker's timeout.
-  const breakerRedis = options.gate ? undefined : await connectRedis(config.redisUrl, 'producer', { requireDurable: false });
-  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis!, config: config.breaker, registry, logger, routes: config.providers.routes });
+  const breakerRedis: RedisClient | undefined = options.gate ? undefined : await connectRedis(config.redis, 'producer', { requireDurable: false });
+  // The breakers' keys share one slot ({notify:breaker}): a Cluster serves their scripts as a Redis does.
+  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis as Redis, config: config.breaker, registry, logger, routes: config.providers.routes });
   // Tenant webhooks: the step processor publishes events; their own queue and worker deliver them
   // (their own bulkhead: a slow receiver holds webhook slots only).
   const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
@@ -92,6 +101,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const workers = new ChannelWorkers({
     connection: redis,
     channels: config.roles,
+    partitions: config.workerPartitions,
+    partitionCount: config.partitions,
     bulkheads: config.bulkheads,
     locks: config.locks,
     processor,
@@ -103,24 +114,33 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   await workers.waitUntilReady();
   webhookWorker.start();
   await webhookWorker.waitUntilReady();
-  const sweeper = new IntakeSweeper({ redis, queues, logger: logger.child({ component: 'intake-sweeper' }), config: config.intakeSweep });
-  sweeper.start();
+  // One intake sweeper and (with history) one archiver per partition this process consumes.
+  const sweepers = config.workerPartitions.map(
+    (partition) =>
+      new IntakeSweeper({ redis, queues, partition, logger: logger.child({ component: 'intake-sweeper', partition }), config: config.intakeSweep }),
+  );
+  for (const sweeper of sweepers) sweeper.start();
   const historyStore =
     config.history.enabled && config.archiver.enabled
       ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
       : undefined;
-  let archiver: Archiver | undefined;
+  const archivers: Archiver[] = [];
   if (historyStore) {
-    const historyMetrics = createHistoryMetrics(registry, () => archiver?.backlog() ?? Promise.resolve(0));
-    archiver = new Archiver({
-      redis,
-      scripts,
-      store: historyStore,
-      logger: logger.child({ component: 'archiver' }),
-      config: config.archiver.config,
-      metrics: historyMetrics,
-    });
-    archiver.start();
+    const backlog = async () => (await Promise.all(archivers.map((a) => a.backlog()))).reduce((sum, n) => sum + n, 0);
+    const historyMetrics = createHistoryMetrics(registry, backlog);
+    for (const partition of config.workerPartitions) {
+      const archiver = new Archiver({
+        redis,
+        scripts: loadArchiveScripts(redis, partition),
+        partition,
+        store: historyStore,
+        logger: logger.child({ component: 'archiver', partition }),
+        config: config.archiver.config,
+        metrics: historyMetrics,
+      });
+      archivers.push(archiver);
+      archiver.start();
+    }
   }
 
   let draining = false;
@@ -136,7 +156,16 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     },
   });
   const metricsUrl = listener.url;
-  logger.info({ roles: config.roles, metrics: metricsUrl }, 'worker started');
+  logger.info(
+    {
+      roles: config.roles,
+      partitions: formatPartitionList(config.workerPartitions),
+      of: config.partitions,
+      cluster: config.redis.clusterNodes !== undefined,
+      metrics: metricsUrl,
+    },
+    'worker started',
+  );
   // Found by the chaos CLI (kill-worker, status); a SIGKILLed worker disappears after 3 missed beats.
   const registration = await registerProcess(
     redis,
@@ -154,8 +183,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       closing ??= (async () => {
         draining = true;
         await registration.stop().catch(() => undefined);
-        await sweeper.stop();
-        await archiver?.stop();
+        await Promise.all(sweepers.map((s) => s.stop()));
+        await Promise.all(archivers.map((a) => a.stop()));
         await historyStore?.close();
         await workers.close();
         await webhookWorker.close();
