@@ -104,6 +104,4 @@ describe('SMS over SMPP through the worker', () => {
     const parts = submitsTo(SILENT);
     expect(new Set(parts.map((p) => p.concat?.reference ?? 'single')).size).toBe(1);
   });
-
-  it.todo('a delivery receipt (deliver_sm) settles an unconfirmed SMS and the record shows receipt: the worker does not subscribe to adapter.onReceipt yet');
 });
