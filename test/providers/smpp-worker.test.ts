@@ -101,7 +101,10 @@ describe('SMS over SMPP through the worker', () => {
     const view = await waitTerminal(platform.redis.url, await postNotification(platform.api.url, sms('smpp-silent', 'smpp-user-silent', SILENT)));
     expect(view.status).toBe('unconfirmed');
     expect(view.attempts).toEqual([expect.objectContaining({ provider: 'sms-smpp', outcome: 'unknown', errorClass: 'timeout' })]);
+    // One message: one concatenation reference, no part submitted twice.
     const parts = submitsTo(SILENT);
+    expect(parts.length).toBeGreaterThanOrEqual(1);
     expect(new Set(parts.map((p) => p.concat?.reference ?? 'single')).size).toBe(1);
+    expect(new Set(parts.map((p) => p.concat?.sequence ?? 1)).size).toBe(parts.length);
   });
 });
