@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatConfigIssues } from '@notify/core';
 import { DEV_DEFAULTS, devOrigin } from '@notify/runtime';
 import { usageError } from '@notify/platform-kit';
+import { CLUSTER_SCHEME } from './commands/redis-connect';
 
 /** Every variable the chaos CLI reads (exported for the configuration docs test). */
 export const chaosEnvSchema = z.object({
@@ -22,6 +23,11 @@ export const chaosEnvSchema = z.object({
     .default(DEV_DEFAULTS.redisUrl),
   /** The platform's providers file: `kill-provider` finds a simulator provider's control API there (its `controlUrl`). */
   PROVIDERS_FILE: z.string().min(1).optional(),
+  /** The platform's Redis Cluster (`host:port,...`), when it runs on one: used instead of REDIS_URL. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^\s*[^\s:,]+:\d{1,5}\s*(,\s*[^\s:,]+:\d{1,5}\s*)*$/, 'must be host:port,host:port,...')
+    .optional(),
   /** One HTTP call to the control API may take this long. */
   CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Connecting to Redis may take this long. */
@@ -49,14 +55,23 @@ export function loadChaosConfig(env: Record<string, string | undefined>, overrid
     controlUrl: c.SIM_CONTROL_URL.replace(/\/$/, ''),
     ...(c.PROVIDERS_FILE !== undefined ? { providersFile: c.PROVIDERS_FILE } : {}),
     storesUrl: c.TRACKING_STORES_BASE_URL.replace(/\/$/, ''),
-    redisUrl: c.REDIS_URL,
+    // A cluster is named `redis-cluster://host:port,...` inside the CLI (commands/redis-connect.ts).
+    redisUrl: c.REDIS_CLUSTER_NODES ? `${CLUSTER_SCHEME}${c.REDIS_CLUSTER_NODES.replace(/\s/g, '')}` : c.REDIS_URL,
     httpTimeoutMs: c.CHAOS_HTTP_TIMEOUT_MS,
     redisTimeoutMs: c.CHAOS_REDIS_TIMEOUT_MS,
   };
 }
 
 function pick(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const keys = ['SIM_CONTROL_URL', 'TRACKING_STORES_BASE_URL', 'REDIS_URL', 'PROVIDERS_FILE', 'CHAOS_HTTP_TIMEOUT_MS', 'CHAOS_REDIS_TIMEOUT_MS'] as const;
+  const keys = [
+    'SIM_CONTROL_URL',
+    'TRACKING_STORES_BASE_URL',
+    'REDIS_URL',
+    'REDIS_CLUSTER_NODES',
+    'PROVIDERS_FILE',
+    'CHAOS_HTTP_TIMEOUT_MS',
+    'CHAOS_REDIS_TIMEOUT_MS',
+  ] as const;
   return Object.fromEntries(keys.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
 }
 

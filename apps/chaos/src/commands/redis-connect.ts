@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
-import { createRedis } from '@notify/runtime';
+import { createRedis, parseClusterNodes } from '@notify/runtime';
 import { CliError } from '@notify/platform-kit';
+
+/** How the CLI's config names a Redis Cluster (REDIS_CLUSTER_NODES): `redis-cluster://host:port,host:port`. */
+export const CLUSTER_SCHEME = 'redis-cluster://';
 
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
@@ -12,7 +15,13 @@ export function redactUrl(url: string): string {
  * reports "unreachable" in `timeoutMs` instead of hanging.
  */
 export async function connectRedis(url: string, timeoutMs: number): Promise<Redis> {
-  const redis = createRedis(url, 'producer', { connectTimeout: timeoutMs, retryStrategy: () => null, lazyConnect: false });
+  const clusterNodes = url.startsWith(CLUSTER_SCHEME) ? parseClusterNodes(url.slice(CLUSTER_SCHEME.length)) : undefined;
+  // On a cluster the commands used here are single-slot ({notify:breaker}, {notify:procs}) or per node (redis-pause): a Cluster serves them as a Redis.
+  const redis = createRedis(clusterNodes ? { url, clusterNodes } : url, 'producer', {
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+    lazyConnect: false,
+  }) as Redis;
   try {
     await new Promise<void>((resolve, reject) => {
       if (redis.status === 'ready') {

@@ -1,4 +1,5 @@
 import { EXIT } from '@notify/platform-kit';
+import { dataNodes } from '@notify/runtime';
 import type { ChaosIo } from '../io';
 import { connectRedis, redactUrl } from './redis-connect';
 
@@ -10,7 +11,8 @@ import { connectRedis, redactUrl } from './redis-connect';
 export async function redisPause(url: string, timeoutMs: number, ms: number, io: ChaosIo): Promise<number> {
   const redis = await connectRedis(url, timeoutMs);
   try {
-    await redis.call('CLIENT', 'PAUSE', String(ms), 'ALL');
+    // On a cluster: every master (a Redis alone: itself).
+    await Promise.all(dataNodes(redis).map((node) => node.call('CLIENT', 'PAUSE', String(ms), 'ALL')));
   } finally {
     // Not QUIT: it would wait for the pause to end.
     redis.disconnect();
