@@ -66,6 +66,7 @@ const UNIQUE_VIOLATION = '23505';
 
 const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 
+/** Resolves on the stream's 'finish', which pg-copy-streams emits after ReadyForQuery: a COPY outside a transaction block has committed by then. */
 async function copyIn(client: pg.PoolClient, statement: string, payload: Buffer): Promise<void> {
   await pipeline(Readable.from([payload]), client.query(copyFrom(statement)));
 }
