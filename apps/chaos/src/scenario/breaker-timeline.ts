@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Channel } from '@notify/core';
-import { readBreakerSnapshots, type BreakerState } from '@notify/pipeline';
+import { readBreakerSnapshots, SINGLE_PROVIDER_ROUTES, type BreakerState, type ProviderRoutes } from '@notify/pipeline';
 
 export interface StateChange {
   at: number;
@@ -8,17 +7,18 @@ export interface StateChange {
 }
 
 /**
- * Samples one channel's breaker from Redis every `intervalMs` and keeps the changes: the
- * operator's view (a half-open lasting less than one interval may not show).
+ * Samples one provider's breaker from Redis every `intervalMs` and keeps the changes: the
+ * operator's view (a half-open lasting less than one interval may not show). Breakers are per
+ * provider; a channel without a PROVIDERS_FILE entry has one, named after the channel.
  */
-export function watchBreaker(redis: Redis, channel: Channel, intervalMs = 50) {
+export function watchBreaker(redis: Redis, provider: string, routes: ProviderRoutes = SINGLE_PROVIDER_ROUTES, intervalMs = 50) {
   const changes: StateChange[] = [];
   let last: BreakerState | undefined;
   let running = true;
   const loop = (async () => {
     while (running) {
       try {
-        const snapshot = (await readBreakerSnapshots(redis)).find((s) => s.channel === channel);
+        const snapshot = (await readBreakerSnapshots(redis, routes)).find((s) => s.provider === provider);
         if (snapshot && snapshot.state !== last) {
           changes.push({ at: snapshot.at, state: snapshot.state });
           last = snapshot.state;

@@ -1,6 +1,6 @@
 import type { NotificationView } from '@notify/core';
 import { breakerTimes } from './breaker-timeline';
-import { summarize } from './outcomes';
+import { failoverFigures, summarize } from './outcomes';
 
 const view = (over: Partial<NotificationView>): NotificationView => ({
   id: 'x',
@@ -75,4 +75,42 @@ it('times the breaker from the outage: first open after the kill, first close af
   ];
   expect(breakerTimes(changes, 1_000, 5_000)).toEqual({ openedAfterMs: 400, closedAfterMs: 320, opens: 2 });
   expect(breakerTimes([{ at: 10, state: 'closed' }], 1_000, 5_000)).toEqual({ opens: 0 });
+});
+
+it('with two push providers, counts only the killed one as wasted, and where push-first notifications went during the outage', () => {
+  const outage = { channel: 'push' as const, provider: 'push-a', downAt: 100, upAt: 200 };
+  const views = [
+    view({ acceptedAt: 50, attempts: [{ step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 55, outcome: 'delivered' }] }),
+    view({
+      acceptedAt: 110,
+      attempts: [
+        { step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 111, outcome: 'transient' },
+        { step: 2, channel: 'push', provider: 'push-b', kind: 'send', startedAt: 115, outcome: 'delivered' },
+      ],
+    }),
+    view({ acceptedAt: 120, attempts: [{ step: 1, channel: 'push', provider: 'push-b', kind: 'send', startedAt: 121, outcome: 'delivered' }] }),
+    view({
+      acceptedAt: 130,
+      attempts: [
+        { step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 131, outcome: 'transient' },
+        { step: 2, channel: 'sms', provider: 'sms', kind: 'send', startedAt: 140, outcome: 'delivered' },
+      ],
+    }),
+    view({
+      acceptedAt: 150,
+      plan: ['sms', 'push', 'email'],
+      attempts: [{ step: 1, channel: 'sms', provider: 'sms', kind: 'send', startedAt: 151, outcome: 'delivered' }],
+    }),
+  ];
+  const preferred = (v: { plan: readonly ('push' | 'sms' | 'email')[] }) => v.plan[0]!;
+  expect(summarize(views, 5, preferred, outage).wastedCalls).toBe(2);
+  expect(failoverFigures(views, ['push-a', 'push-b'], preferred, outage)).toEqual({
+    providers: [
+      { name: 'push-a', calls: 3, deliveries: 1, callsWhileDown: 2, deliveriesWhileDown: 0 },
+      { name: 'push-b', calls: 2, deliveries: 2, callsWhileDown: 2, deliveriesWhileDown: 2 },
+    ],
+    preferredDuringOutage: 3,
+    deliveredOnChannel: 2,
+    deliveredElsewhere: 1,
+  });
 });

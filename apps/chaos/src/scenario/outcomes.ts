@@ -58,6 +58,8 @@ export interface RunFigures {
 
 export interface OutageWindow {
   channel: Channel;
+  /** The killed provider of `channel`, when the channel has several: only its calls are wasted. */
+  provider?: string;
   downAt: number;
   upAt: number;
 }
@@ -90,7 +92,8 @@ export function summarize(
     }
     externalCalls += view.attempts.length;
     for (const a of view.attempts) {
-      if (a.channel === outage.channel && a.startedAt >= outage.downAt && a.startedAt < outage.upAt) wastedCalls += 1;
+      const dead = outage.provider === undefined ? a.channel === outage.channel : a.provider === outage.provider;
+      if (dead && a.startedAt >= outage.downAt && a.startedAt < outage.upAt) wastedCalls += 1;
     }
     breakerSkips += view.skips.filter((s) => s.channel === outage.channel && s.reason === 'breaker-open').length;
     if (view.latencyMs === undefined) continue;
@@ -115,4 +118,59 @@ export function summarize(
     latency: { urgent: latencyStats(latency.urgent), reminder: latencyStats(latency.reminder) },
     urgentByPreferred: { push: stats(byPreferred.push), sms: stats(byPreferred.sms), email: stats(byPreferred.email) },
   };
+}
+
+/** One provider's calls and deliveries in a run, from the attempt records. */
+export interface ProviderFigures {
+  name: string;
+  calls: number;
+  deliveries: number;
+  /** Calls started while the killed provider was down (on the killed one: every one refused). */
+  callsWhileDown: number;
+  deliveriesWhileDown: number;
+}
+
+export interface FailoverFigures {
+  providers: ProviderFigures[];
+  /** Notifications preferring the killed channel, accepted while its provider was down. */
+  preferredDuringOutage: number;
+  /** ... of them delivered on the channel anyway (by another provider): cascades avoided. */
+  deliveredOnChannel: number;
+  /** ... of them delivered on another channel (a cascade step). */
+  deliveredElsewhere: number;
+}
+
+/**
+ * Per provider of the outage's channel: calls and deliveries, overall and while the killed one
+ * was down; and where the notifications preferring that channel during the outage were delivered.
+ */
+export function failoverFigures(
+  views: readonly NotificationView[],
+  providers: readonly string[],
+  preferredOf: (view: NotificationView) => Channel,
+  outage: OutageWindow,
+): FailoverFigures {
+  const rows = new Map(providers.map((name) => [name, { name, calls: 0, deliveries: 0, callsWhileDown: 0, deliveriesWhileDown: 0 }]));
+  let preferredDuringOutage = 0;
+  let deliveredOnChannel = 0;
+  let deliveredElsewhere = 0;
+  for (const view of views) {
+    for (const a of view.attempts) {
+      const row = a.provider === undefined ? undefined : rows.get(a.provider);
+      if (!row) continue;
+      const down = a.startedAt >= outage.downAt && a.startedAt < outage.upAt;
+      row.calls += 1;
+      if (down) row.callsWhileDown += 1;
+      if (a.outcome === 'delivered') {
+        row.deliveries += 1;
+        if (down) row.deliveriesWhileDown += 1;
+      }
+    }
+    if (preferredOf(view) !== outage.channel || view.acceptedAt < outage.downAt || view.acceptedAt >= outage.upAt) continue;
+    preferredDuringOutage += 1;
+    const delivery = view.attempts.find((a) => a.outcome === 'delivered');
+    if (delivery?.channel === outage.channel) deliveredOnChannel += 1;
+    else if (delivery) deliveredElsewhere += 1;
+  }
+  return { providers: [...rows.values()], preferredDuringOutage, deliveredOnChannel, deliveredElsewhere };
 }

@@ -1,5 +1,6 @@
 import { formatReport, SEED_SAVED_PER_NOTIFICATION } from './report';
-import type { RunResult } from './run-push-down';
+import { ledgerDuplicates, pushProvidersFile, type RunResult } from './run-push-down';
+import { parseProvidersFile } from '@notify/providers';
 import { parseScenarioArgs, type ScenarioOptions } from './scenario-args';
 
 const options = parseScenarioArgs(['push-down']) as ScenarioOptions;
@@ -50,4 +51,56 @@ it('says so when the apps ignored BREAKER_* (no breaker state in Redis)', () => 
   expect(text).toMatch(/breaker on \(NOT WIRED\)/);
   expect(text).toMatch(/calls saved by the breaker: not measured/);
   expect(text).toMatch(/createBreakerGate is not wired/);
+});
+
+it('prints a row per push provider, the share of push kept during the outage and the ledgers, with two push providers', () => {
+  const two = run('on', 1_250, true);
+  two.failover = {
+    killed: 'push-a',
+    figures: {
+      providers: [
+        { name: 'push-a', calls: 400, deliveries: 380, callsWhileDown: 12, deliveriesWhileDown: 0 },
+        { name: 'push-b', calls: 300, deliveries: 299, callsWhileDown: 290, deliveriesWhileDown: 289 },
+      ],
+      preferredDuringOutage: 300,
+      deliveredOnChannel: 297,
+      deliveredElsewhere: 3,
+    },
+    breakers: { 'push-a': { openedAfterMs: 420, closedAfterMs: 310, opens: 2 }, 'push-b': { opens: 0 } },
+    ledgerDeliveredKeys: 1_199,
+    ledgerDuplicateKeys: 0,
+    delivered: 1_199,
+  };
+  const text = formatReport(options, [two], 35_000);
+  expect(text).toMatch(/push-a killed \(connection refused\)/);
+  expect(text).toMatch(/breaker on\s+push-a\s+400\s+380\s+12\s+12 refused\s+420\s+310\s+2/);
+  expect(text).toMatch(/breaker on\s+push-b\s+300\s+299\s+290\s+289\s+-\s+-\s+0/);
+  expect(text).toMatch(
+    /300 push-first notifications accepted during the outage: 297 delivered on push \(99\.0 %.*3 cascaded to SMS \/ e-mail \(297 cascades avoided\)/,
+  );
+  expect(text).toMatch(/duplicates across both simulators' ledgers: 0 \(delivered keys 1,199 .* 0 key\(s\) in two ledgers/);
+  // One push provider: none of it.
+  expect(formatReport(options, [run('on', 1_296, true)], 35_000)).not.toMatch(/push-a|push providers/);
+});
+
+it('counts a key delivered in two ledgers as a duplicate', () => {
+  const ledger = (deliveredKeys: number, duplicateKeys: string[] = []) => ({
+    calls: {},
+    outcomes: {},
+    deliveredKeys,
+    deliveries: deliveredKeys,
+    duplicateKeys,
+  });
+  expect(ledgerDuplicates([ledger(500), ledger(100)], 600)).toBe(0);
+  expect(ledgerDuplicates([ledger(500), ledger(101)], 600)).toBe(1);
+  expect(ledgerDuplicates([ledger(500, ['k']), ledger(100)], 600)).toBe(1);
+});
+
+it('writes a PROVIDERS_FILE the apps accept: push-a then push-b, each with its control API', () => {
+  const ports = (base: number) => ({ control: base, push: base + 1, sms: base + 2, email: base + 3, stores: base + 4 });
+  const providers = parseProvidersFile(pushProvidersFile(ports(41_000), ports(42_000)), {});
+  expect(providers).toMatchObject([
+    { name: 'push-a', kind: 'simulator', channel: 'push', url: 'http://127.0.0.1:41001', controlUrl: 'http://127.0.0.1:41000' },
+    { name: 'push-b', kind: 'simulator', channel: 'push', url: 'http://127.0.0.1:42001', controlUrl: 'http://127.0.0.1:42000' },
+  ]);
 });

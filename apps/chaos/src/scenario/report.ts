@@ -32,9 +32,13 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
   out.push(
     `push-down: ${options.notifications} notifications at ${options.ratePerSecond}/s (open loop, shares ${CHANNELS.join('/')} ${CHANNELS.map((c) => BI_ASSUMPTIONS.channelShare[c].toFixed(2)).join('/')}, ${options.urgentShare * 100} % urgent), ${options.workers} worker process(es)`,
   );
+  if (first?.failover)
+    out.push(
+      `push has two providers: push-a (the platform's simulators) then push-b (a second simulators process), PROVIDERS_FILE; ${first.failover.killed} killed with chaos kill-provider`,
+    );
   if (first)
     out.push(
-      `push killed (connection refused) at +${(first.downAtMs / 1_000).toFixed(1)} s, restored at +${(first.upAtMs / 1_000).toFixed(1)} s of a ${(first.loadMs / 1_000).toFixed(1)} s load`,
+      `${first.failover?.killed ?? 'push'} killed (connection refused) at +${(first.downAtMs / 1_000).toFixed(1)} s, restored at +${(first.upAtMs / 1_000).toFixed(1)} s of a ${(first.loadMs / 1_000).toFixed(1)} s load`,
     );
   out.push(
     `time scale ${scale}: cascade wait ${Math.round(30_000 * scale)} ms (BI9 30 s), breaker window ${Math.round(10_000 * scale)} ms, open ${Math.round(5_000 * scale)} ms; min calls 20, ratio 0.5, 3 probes, 2 successes close`,
@@ -115,6 +119,7 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
       ]),
     ),
   );
+  if (runs.some((r) => r.failover)) out.push('', ...failoverLines(runs));
   for (const run of runs) {
     const notes: string[] = [];
     if (run.mode === 'on' && !run.breakerActive)
@@ -135,4 +140,48 @@ export function formatReport(options: ScenarioOptions, runs: readonly RunResult[
   }
   out.push(`scenario time ${(elapsedMs / 1_000).toFixed(1)} s`);
   return out.join('\n');
+}
+
+/** Per push provider: calls, deliveries, what the kill cost on push-a, push-b carrying push, both ledgers. */
+function failoverLines(runs: readonly RunResult[]): string[] {
+  const out: string[] = [];
+  const killed = runs.find((r) => r.failover)?.failover?.killed ?? 'push-a';
+  out.push(`push providers (calls and deliveries from the attempt records; "while down": started while ${killed} was down)`);
+  const rows: string[][] = [];
+  for (const run of runs) {
+    if (!run.failover) continue;
+    for (const p of run.failover.figures.providers) {
+      const b = run.failover.breakers[p.name];
+      rows.push([
+        `breaker ${run.mode}`,
+        p.name,
+        num(p.calls),
+        num(p.deliveries),
+        num(p.callsWhileDown),
+        p.name === run.failover.killed ? `${num(p.callsWhileDown - p.deliveriesWhileDown)} refused` : num(p.deliveriesWhileDown),
+        num(b?.openedAfterMs),
+        num(b?.closedAfterMs),
+        num(b?.opens),
+      ]);
+    }
+  }
+  out.push(
+    table(['run', 'provider', 'calls', 'deliveries', 'calls while down', 'deliveries while down', 'opened after ms', 'closed after ms', 'open periods'], rows),
+  );
+  for (const run of runs) {
+    const f = run.failover;
+    if (!f) continue;
+    const { preferredDuringOutage: n, deliveredOnChannel: onPush, deliveredElsewhere: elsewhere } = f.figures;
+    const share = n === 0 ? '-' : `${((onPush / n) * 100).toFixed(1)} %`;
+    out.push(
+      `breaker ${run.mode}: ${num(n)} push-first notifications accepted during the outage: ${num(onPush)} delivered on push (${share}, through the other provider), ` +
+        `${num(elsewhere)} cascaded to SMS / e-mail (${num(onPush)} cascades avoided)`,
+    );
+    const crossLedger = Math.max(0, f.ledgerDeliveredKeys - f.delivered);
+    out.push(
+      `breaker ${run.mode}: duplicates across both simulators' ledgers: ${run.duplicates} (delivered keys ${num(f.ledgerDeliveredKeys)} summed over both ledgers, ` +
+        `${num(f.delivered)} delivered notifications: ${crossLedger} key(s) in two ledgers; ${f.ledgerDuplicateKeys} delivered twice inside one)`,
+    );
+  }
+  return out;
 }

@@ -1,12 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { breakerKey, type Channel } from '@notify/core';
-import { makeTraffic, ProcessGroup, sendEach, startProcessPlatform, type ProcessPlatform } from '@notify/platform-kit';
+import { breakerKey, type Channel, type LedgerSummary } from '@notify/core';
+import { SINGLE_PROVIDER_ROUTES, type ProviderRoutes } from '@notify/pipeline';
+import {
+  freeSimulatorPorts,
+  httpOk,
+  makeTraffic,
+  ProcessGroup,
+  sendEach,
+  simulatorPortsEnv,
+  startApp,
+  startProcessPlatform,
+  type ManagedProcess,
+  type ProcessPlatform,
+  type SimulatorPorts,
+} from '@notify/platform-kit';
 import { createRedis } from '@notify/runtime';
 import type { ScenarioEnv } from '../config';
 import { createControlClient } from '../control-client';
-import { breakerTimes, watchBreaker } from './breaker-timeline';
-import { readViews, summarize, waitUntilTerminal, type RunFigures } from './outcomes';
+import { runChaos } from '../run-chaos';
+import { breakerTimes, watchBreaker, type StateChange } from './breaker-timeline';
+import { failoverFigures, readViews, summarize, waitUntilTerminal, type FailoverFigures, type RunFigures } from './outcomes';
 import { scaledAppEnv, type BreakerMode, type ScenarioOptions } from './scenario-args';
 
 const SCENARIO_API_KEY = 'scenario-key-0000000000000001';
@@ -30,6 +44,52 @@ export interface RunResult {
   loadMs: number;
   maxLagMs: number;
   logDir: string;
+  /** With --push-providers 2: push-a killed, push-b carrying push. */
+  failover?: FailoverResult;
+}
+
+/** Two push providers: what each did, where push went during the outage, and both ledgers. */
+export interface FailoverResult {
+  killed: string;
+  figures: FailoverFigures;
+  /** Each provider's breaker, timed from the kill and the restore. */
+  breakers: Record<string, ReturnType<typeof breakerTimes>>;
+  /** deliveredKeys summed over both simulators' ledgers (a key delivered in both counts twice). */
+  ledgerDeliveredKeys: number;
+  /** Keys delivered twice inside one ledger. */
+  ledgerDuplicateKeys: number;
+  /** Delivered notifications per their records. */
+  delivered: number;
+}
+
+/** The two push providers of `--push-providers 2`, in the order they are tried. */
+export const PUSH_PROVIDERS = ['push-a', 'push-b'] as const;
+const PUSH_ROUTES: ProviderRoutes = { ...SINGLE_PROVIDER_ROUTES, push: PUSH_PROVIDERS };
+
+/** A PROVIDERS_FILE naming push-a (on `a`) then push-b (on `b`), each with its simulators' control API. */
+export function pushProvidersFile(a: SimulatorPorts, b: SimulatorPorts): string {
+  const entry = (name: string, ports: SimulatorPorts) => ({
+    name,
+    kind: 'simulator',
+    channel: 'push',
+    url: `http://127.0.0.1:${ports.push}`,
+    controlUrl: `http://127.0.0.1:${ports.control}`,
+  });
+  return `${JSON.stringify({ providers: [entry(PUSH_PROVIDERS[0], a), entry(PUSH_PROVIDERS[1], b)] }, null, 2)}\n`;
+}
+
+/** Duplicates across the ledgers: within one, plus a key delivered in two (more keys than delivered notifications). */
+export function ledgerDuplicates(ledgers: readonly LedgerSummary[], delivered: number): number {
+  const within = ledgers.reduce((n, l) => n + l.duplicateKeys.length, 0);
+  const keys = ledgers.reduce((n, l) => n + l.deliveredKeys, 0);
+  return within + Math.max(0, keys - delivered);
+}
+
+/** `kill-provider` / `restore-provider` through the chaos CLI itself; a non-zero exit fails the run. */
+async function chaosCommand(argv: string[], env: Record<string, string>): Promise<void> {
+  const errors: string[] = [];
+  const code = await runChaos(argv, { out: () => undefined, err: (text) => errors.push(text), env });
+  if (code !== 0) throw new Error(`chaos ${argv.join(' ')} exited ${code}: ${errors.join('; ')}`);
 }
 
 /** Where the outage sits in the load: push dies at 25 % of it and comes back at 75 %. */
@@ -51,8 +111,26 @@ export async function runPushDown(
   const channel: Channel = 'push';
   let redis: ReturnType<typeof createRedis> | undefined;
   let platform: ProcessPlatform | undefined;
-  let watcher: ReturnType<typeof watchBreaker> | undefined;
+  let watchers: ReturnType<typeof watchBreaker>[] = [];
+  const two = options.pushProviders === 2;
+  const providers: readonly string[] = two ? PUSH_PROVIDERS : [channel];
   try {
+    // Two push providers: the platform's simulators are push-a, a second simulators process is
+    // push-b; both ports are chosen first so the PROVIDERS_FILE can name them.
+    let simPorts: SimulatorPorts | undefined;
+    let simulatorsB: ManagedProcess | undefined;
+    let portsB: SimulatorPorts | undefined;
+    const fileEnv: Record<string, string> = {};
+    if (two) {
+      [simPorts, portsB] = await Promise.all([freeSimulatorPorts(), freeSimulatorPorts()]);
+      fileEnv.PROVIDERS_FILE = join(dir, 'providers.json');
+      writeFileSync(fileEnv.PROVIDERS_FILE, pushProvidersFile(simPorts, portsB));
+      simulatorsB = startApp(group, {
+        name: 'simulators-b',
+        entry: options.entries.simulators,
+        env: { ...ctx.env.inherited, NODE_ENV: 'development', ...simulatorPortsEnv(portsB), LOG_LEVEL: 'warn' },
+      });
+    }
     platform = await startProcessPlatform({
       group,
       inherited: ctx.env.inherited,
@@ -60,28 +138,43 @@ export async function runPushDown(
       dataDir: dir,
       workers: options.workers,
       apiKeys: `${SCENARIO_API_KEY}:${SCENARIO_TENANT}`,
-      appEnv: scaledAppEnv(options, mode),
+      appEnv: { ...scaledAppEnv(options, mode), ...fileEnv },
       entries: options.entries,
       signal: ctx.signal,
+      ...(simPorts ? { simulatorPorts: simPorts } : {}),
     });
+    const controlB = portsB ? createControlClient(`http://127.0.0.1:${portsB.control}`, 5_000) : undefined;
+    if (simulatorsB && controlB)
+      await simulatorsB.waitReady('simulators-b', () => httpOk(`${controlB.baseUrl}/healthz`), { timeoutMs: 60_000, signal: ctx.signal });
     redis = createRedis(platform.redisUrl, 'producer');
     const control = createControlClient(platform.controlUrl, 5_000);
     const items = makeTraffic({ count: options.notifications, seed: options.seed, urgentShare: options.urgentShare, tag: 'pushdown' });
     const loadMs = (options.notifications * 1_000) / options.ratePerSecond;
-    watcher = watchBreaker(redis, channel);
+    const r = redis;
+    watchers = providers.map((p) => watchBreaker(r, p, two ? PUSH_ROUTES : SINGLE_PROVIDER_ROUTES));
+    const killed = providers[0]!;
+    const cliEnv = { ...fileEnv, SIM_CONTROL_URL: platform.controlUrl };
     ctx.progress?.(`platform up (${group.count} processes); sending ${options.notifications} notifications at ${options.ratePerSecond}/s`);
 
     let downAt = Number.NaN;
     let upAt = Number.NaN;
     let outage: Promise<void> = Promise.resolve();
+    let killError: Error | undefined;
     const killTimer = setTimeout(() => {
       downAt = Date.now();
-      outage = control.apply(channel, { mode: 'down' }).then(() => undefined);
+      outage = two
+        ? chaosCommand(['kill-provider', killed], cliEnv).catch((error: unknown) => {
+            killError = error instanceof Error ? error : new Error(String(error));
+          })
+        : control.apply(channel, { mode: 'down' }).then(() => undefined);
     }, loadMs * OUTAGE.from);
     const restoreTimer = setTimeout(() => {
       outage = outage
         .catch(() => undefined)
-        .then(() => control.restore(channel))
+        .then(async () => {
+          if (two) await chaosCommand(['restore-provider', killed], cliEnv);
+          else await control.restore(channel);
+        })
         .then(() => {
           upAt = Date.now();
         });
@@ -107,6 +200,8 @@ export async function runPushDown(
     if (ctx.signal.aborted) throw new Error('interrupted');
     if (!Number.isFinite(upAt)) upAt = Date.now();
     if (group.unexpectedExit) throw new Error(group.unexpectedExit);
+    // Two providers: a kill through the CLI that failed fails the run (its error names the command).
+    if (killError !== undefined) throw killError;
 
     const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
     // The last notifications may need every cascade step: 2 transient waits + reconciles, with slack.
@@ -115,19 +210,37 @@ export async function runPushDown(
     // Give the breaker time to probe and close after the restore (bounded).
     const closeBy = Date.now() + 20 * Number(scaledAppEnv(options, mode).BREAKER_OPEN_MS) + 2_000;
     while (mode === 'on' && Date.now() < closeBy && !ctx.signal.aborted) {
-      const times = breakerTimes(watcher.changes, downAt, upAt);
+      const times = breakerTimes(watchers[0]!.changes, downAt, upAt);
       if (times.closedAfterMs !== undefined || times.openedAfterMs === undefined) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const changes = await watcher.stop();
+    const timelines: StateChange[][] = [];
+    for (const w of watchers) timelines.push(await w.stop());
     const views = await readViews(redis, ids);
     const ledger = await control.ledger();
-    const breakerActive = (await redis.exists(breakerKey(channel))) === 1;
-    const times = breakerTimes(changes, downAt, upAt);
+    const breakerActive = (await redis.exists(breakerKey(killed))) === 1;
+    const times = breakerTimes(timelines[0] ?? [], downAt, upAt);
+    const preferredOf = (v: { plan: readonly Channel[] }) => v.plan[0] ?? 'push';
+    const outageWindow = { channel, ...(two ? { provider: killed } : {}), downAt, upAt };
+    const figures = summarize(views, items.length, preferredOf, outageWindow);
+    let failover: FailoverResult | undefined;
+    let duplicates = ledger.duplicateKeys.length;
+    if (two && controlB) {
+      const ledgers = [ledger, await controlB.ledger()];
+      duplicates = ledgerDuplicates(ledgers, figures.delivered);
+      failover = {
+        killed,
+        figures: failoverFigures(views, providers, preferredOf, outageWindow),
+        breakers: Object.fromEntries(providers.map((p, i) => [p, breakerTimes(timelines[i] ?? [], downAt, upAt)])),
+        ledgerDeliveredKeys: ledgers.reduce((n, l) => n + l.deliveredKeys, 0),
+        ledgerDuplicateKeys: ledgers.reduce((n, l) => n + l.duplicateKeys.length, 0),
+        delivered: figures.delivered,
+      };
+    }
     return {
       mode,
-      figures: summarize(views, items.length, (v) => v.plan[0] ?? 'push', { channel, downAt, upAt }),
-      duplicates: ledger.duplicateKeys.length,
+      figures,
+      duplicates,
       rejected: load.answers.filter((s) => s.status !== 202).length,
       unfinished,
       ...(times.openedAfterMs !== undefined ? { openedAfterMs: times.openedAfterMs } : {}),
@@ -139,9 +252,10 @@ export async function runPushDown(
       loadMs: Math.round(load.seconds * 1_000),
       maxLagMs: load.maxLagMs,
       logDir: dir,
+      ...(failover ? { failover } : {}),
     };
   } finally {
-    await watcher?.stop();
+    for (const w of watchers) await w.stop();
     redis?.disconnect();
     // Workers first (they drain against a live Redis), then the api, the simulators, Redis.
     await (platform ? platform.stop() : group.stopAll());

@@ -21,6 +21,7 @@ describe('parseScenarioArgs', () => {
       timeScale: 0.1,
       json: false,
       entries: { worker: 'apps/worker/src/main.ts', api: 'apps/api/src/main.ts' },
+      pushProviders: 1,
     });
   });
 
@@ -51,6 +52,7 @@ describe('parseScenarioArgs', () => {
       json: true,
       entries: { worker: 'w.ts' },
     });
+    expect(parseScenarioArgs(['push-down', '--push-providers', '2'])).toMatchObject({ pushProviders: 2 });
     expect(parseScenarioArgs(['help'])).toBe('help');
   });
 
@@ -65,6 +67,7 @@ describe('parseScenarioArgs', () => {
     [['push-down', '--workers', '9'], /between 1 and 4/],
     [['push-down', '--time-scale', '2'], /\[0.01, 1\]/],
     [['push-down', '--bogus'], /Unknown option/],
+    [['push-down', '--push-providers', '3'], /1 or 2/],
   ])('%j is a usage error', (argv, message) => {
     expect(usage(argv)).toMatch(message);
   });

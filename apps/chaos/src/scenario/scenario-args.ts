@@ -15,6 +15,8 @@ export interface ScenarioOptions {
   urgentShare: number;
   json: boolean;
   entries: AppEntries;
+  /** 1: push is the simulators' one provider. 2: push-a (killed) and push-b (a second simulators process) in a PROVIDERS_FILE. */
+  pushProviders: 1 | 2;
 }
 
 export const SCENARIO_USAGE = `usage: npm run chaos:scenario -- push-down [options]
@@ -30,6 +32,8 @@ options:
   --workers K         worker processes, all roles each (1..4, default 2)
   --time-scale S      delays and breaker periods x S (0.01..1, default 0.1: BI9's 30 s -> 3 s)
   --seed N            traffic seed (default 20260730)
+  --push-providers P  1 | 2 (default 1). 2: push has two providers, push-a and push-b (a second
+                      simulators process), in a PROVIDERS_FILE; push-a is killed instead of push
   --json              one JSON document instead of the tables
   --worker-entry F, --api-entry F   the .ts entries to run (default apps/worker/src/main.ts, apps/api/src/main.ts)`;
 
@@ -49,6 +53,7 @@ export function parseScenarioArgs(argv: readonly string[]): ScenarioOptions | 'h
         'time-scale': { type: 'string' },
         seed: { type: 'string' },
         json: { type: 'boolean' },
+        'push-providers': { type: 'string' },
         'worker-entry': { type: 'string' },
         'api-entry': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -69,6 +74,8 @@ export function parseScenarioArgs(argv: readonly string[]): ScenarioOptions | 'h
   if (!/^(\d+(\.\d+)?|\.\d+)$/.test(scale) || !(Number(scale) >= 0.01 && Number(scale) <= 1)) {
     throw usageError(`--time-scale must be a number in [0.01, 1], got '${scale}'`);
   }
+  const pushProviders = values['push-providers'] ?? '1';
+  if (pushProviders !== '1' && pushProviders !== '2') throw usageError(`--push-providers must be 1 or 2, got '${pushProviders}'`);
   return {
     notifications: values.notifications === undefined ? 1_200 : parseCount('notifications', values.notifications, 100, 20_000),
     ratePerSecond: values.rate === undefined ? 100 : parseCount('rate', values.rate, 10, 500),
@@ -83,6 +90,7 @@ export function parseScenarioArgs(argv: readonly string[]): ScenarioOptions | 'h
       ...(values['worker-entry'] !== undefined ? { worker: values['worker-entry'] } : {}),
       ...(values['api-entry'] !== undefined ? { api: values['api-entry'] } : {}),
     },
+    pushProviders: pushProviders === '2' ? 2 : 1,
   };
 }
 

@@ -5,7 +5,7 @@ import { freePort } from '../services/free-port';
 import { startPrivateRedis } from '../services/private-redis';
 import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
 import { httpOk } from '../services/wait-for';
-import { freeSimulatorPorts, simulatorPortsEnv } from './simulator-ports';
+import { freeSimulatorPorts, simulatorPortsEnv, type SimulatorPorts } from './simulator-ports';
 
 export interface ProcessPlatformOptions {
   group: ProcessGroup;
@@ -18,6 +18,8 @@ export interface ProcessPlatformOptions {
   appEnv?: Record<string, string>;
   /** Extra env for the simulators (provider latency, error rates). */
   simEnv?: Record<string, string>;
+  /** The simulators' ports, when the caller must know them before start (a PROVIDERS_FILE naming them); default: free ports. */
+  simulatorPorts?: SimulatorPorts;
   entries?: AppEntries;
   /** Redis's data directory (no persistence: a run's data is thrown away). */
   dataDir: string;
@@ -68,7 +70,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const node = (name: string, entry: string, env: Record<string, string>) =>
     startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
 
-  const [sim, api, apiMetrics] = await Promise.all([freeSimulatorPorts(), freePort(), freePort()]);
+  const [sim, api, apiMetrics] = await Promise.all([o.simulatorPorts ?? freeSimulatorPorts(), freePort(), freePort()]);
   const { control, push, sms, email, stores } = sim;
   const simulators = node('simulators', entries.simulators, {
     ...simulatorPortsEnv(sim),
