@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { providerCarries } from '@notify/providers';
 import { createPipelineMetrics, createReceiptMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
 import {
   ChannelQueues,
@@ -49,6 +50,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     gate,
     metrics,
     replication: new ReplicaWaiter(redis, config.intakeWait),
+    // An address no provider of its channel can carry (a device token with only Web Push) is a 400.
+    carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
     config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
 

@@ -9,6 +9,7 @@ import {
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
+  toProviderKinds,
   toProviderRoutes,
   toRedisTarget,
 } from '@notify/runtime';
@@ -164,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
     providerRoutes: toProviderRoutes(c),
+    providerKinds: toProviderKinds(c),
     /** Bytes. */
     bodyLimit: c.BODY_LIMIT,
     http: toHttpServerLimits(c),

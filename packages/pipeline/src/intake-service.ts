@@ -1,4 +1,5 @@
 import {
+  CHANNELS,
   NotifyError,
   addressHash,
   isNotifyError,
@@ -10,6 +11,8 @@ import {
   payloadFingerprint,
   planCascade,
   recipientHash,
+  validationError,
+  type Addresses,
   type Channel,
   type NotificationRequest,
   type NotificationStatus,
@@ -68,6 +71,11 @@ export class IntakeService {
       now?: () => number;
       /** WAIT for replicas after the writes, before the 202 (INTAKE_WAIT_REPLICAS; absent or 0 = no WAIT). */
       replication?: ReplicaWaiter;
+      /**
+       * Whether some configured provider of the channel can carry this address (Web Push takes
+       * subscriptions, FCM device tokens). Absent: every address is carriable (the simulators).
+       */
+      carriable?: (channel: Channel, address: string) => boolean;
     },
   ) {}
 
@@ -163,6 +171,19 @@ export class IntakeService {
     }
   }
 
+  /** An address no provider of its channel can ever carry is refused now (400 naming it), not discovered by a worker. */
+  private refuseUncarriable(addresses: Addresses, stored: boolean): void {
+    const carriable = this.deps.carriable;
+    if (!carriable) return;
+    const details = CHANNELS.flatMap((c) => {
+      const address = addresses[c];
+      if (address === undefined || carriable(c, address)) return [];
+      const form = c === 'push' && address.startsWith('{') ? 'a Web Push subscription' : 'this form of address';
+      return [{ field: `recipient.addresses.${c}`, reason: `no configured ${c} provider can carry ${form}${stored ? ' (in the stored profile)' : ''}` }];
+    });
+    if (details.length > 0) throw validationError(details);
+  }
+
   private async prepare(tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<Prepared> {
     const now = (this.deps.now ?? Date.now)();
     let { addresses, preferences } = request.recipient;
@@ -177,6 +198,7 @@ export class IntakeService {
       addresses = stored.addresses;
       preferences = preferences ?? stored.preferences;
     }
+    this.refuseUncarriable(addresses, request.recipient.addresses === undefined);
     const plan = planCascade(preferences, addresses);
     if (plan.length === 0) {
       throw new NotifyError('NO_DELIVERABLE_CHANNEL', 'the recipient has no address on any channel (push, sms, email)', {

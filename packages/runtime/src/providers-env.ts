@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
-import { loadProviderRoutes, loadProvidersFile, resolveProviders, type ProviderConfig } from '@notify/providers';
+import { loadProviderKinds, loadProviderRoutes, loadProvidersFile, resolveProviders, type ProviderConfig, type ProviderKind } from '@notify/providers';
 
 const unknownOutcomePolicy = z.enum(['settle', 'resend']).default('settle');
 
@@ -51,4 +51,9 @@ export function toProvidersConfig(c: ProvidersEnv, env: Readonly<Record<string, 
 /** The api's view: provider names per channel only (no secrets needed). */
 export function toProviderRoutes(c: Pick<ProvidersEnv, 'PROVIDERS_FILE'>): Record<Channel, string[]> {
   return loadProviderRoutes(c.PROVIDERS_FILE);
+}
+
+/** The api's view: each channel's provider kinds, so intake refuses an address no provider of its channel can carry. */
+export function toProviderKinds(c: Pick<ProvidersEnv, 'PROVIDERS_FILE'>): Record<Channel, ProviderKind[]> {
+  return loadProviderKinds(c.PROVIDERS_FILE);
 }

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
+import { PROVIDER_KINDS, type ProviderKind } from '../adapter';
 import { fcmProviderConfigSchema } from '../fcm/config';
 import { httpSmsProviderConfigSchema } from '../http-sms/config';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfigInput } from '../simulator/config';
@@ -140,23 +141,36 @@ export function loadProviderOutlines(path: string, env: Readonly<Record<string, 
  */
 export function loadProviderRoutes(path: string | undefined): Record<Channel, string[]> {
   const routes = Object.fromEntries(CHANNELS.map((c) => [c, [] as string[]])) as Record<Channel, string[]>;
-  if (path !== undefined) {
-    let raw: unknown;
-    try {
-      raw = parseYaml(readProvidersText(path));
-    } catch (error) {
-      if (error instanceof ProvidersFileError) throw error;
-      throw new ProvidersFileError('PROVIDERS_FILE is not valid YAML or JSON');
-    }
-    const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
-    if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-    for (const entry of parsed.data.providers) {
-      const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
-      if (channel) routes[channel].push(entry.name);
-    }
-  }
+  for (const entry of readRouteEntries(path)) routes[entry.channel].push(entry.name);
   for (const channel of CHANNELS) if (routes[channel].length === 0) routes[channel].push(channel);
   return routes;
+}
+
+/** Each channel's provider kinds (a channel the file does not name: its simulator): what intake checks addresses against. */
+export function loadProviderKinds(path: string | undefined): Record<Channel, ProviderKind[]> {
+  const kinds = Object.fromEntries(CHANNELS.map((c) => [c, [] as ProviderKind[]])) as Record<Channel, ProviderKind[]>;
+  for (const entry of readRouteEntries(path))
+    if ((PROVIDER_KINDS as readonly string[]).includes(entry.kind)) kinds[entry.channel].push(entry.kind as ProviderKind);
+  for (const channel of CHANNELS) if (kinds[channel].length === 0) kinds[channel].push('simulator');
+  return kinds;
+}
+
+/** Names, kinds and channels of PROVIDERS_FILE's entries, secrets not expanded (none when unset). */
+function readRouteEntries(path: string | undefined): { name: string; kind: string; channel: Channel }[] {
+  if (path === undefined) return [];
+  let raw: unknown;
+  try {
+    raw = parseYaml(readProvidersText(path));
+  } catch (error) {
+    if (error instanceof ProvidersFileError) throw error;
+    throw new ProvidersFileError('PROVIDERS_FILE is not valid YAML or JSON');
+  }
+  const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
+  if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  return parsed.data.providers.flatMap((entry) => {
+    const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
+    return channel ? [{ name: entry.name, kind: entry.kind, channel }] : [];
+  });
 }
 
 /**
