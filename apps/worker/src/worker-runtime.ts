@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { CHANNELS, type Channel } from '@notify/core';
 import {
   createHistoryMetrics,
   createPipelineMetrics,
@@ -21,7 +22,7 @@ import {
   ReceiptService,
   type ChannelGate,
 } from '@notify/pipeline';
-import { ProviderDirectory } from '@notify/providers';
+import { ProviderDirectory, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
 import { formatPartitionList } from '@notify/core';
 import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener, type RedisClient } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
@@ -75,6 +76,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     queues,
     providers,
     unknownOutcomePolicy: (channel) => config.providers.unknownOutcome[channel],
+    addressRouting: addressRouting(config.providers.routes, providers),
     gate,
     metrics,
     config: config.cascade,
@@ -198,6 +200,22 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         await redis.quit().catch(() => redis.disconnect());
       })();
       return closing;
+    },
+  };
+}
+
+/** Channels whose providers differ in what they carry (Web Push and FCM on push) pick a provider by the notification's address. */
+function addressRouting(routes: Record<Channel, string[]>, providers: ProviderDirectory) {
+  const kindOf = new Map(providers.all().map((a) => [a.name, a.kind]));
+  const channels = new Set(CHANNELS.filter((c) => kindsDifferInWhatTheyCarry(routes[c].flatMap((p) => kindOf.get(p) ?? []))));
+  return {
+    channels,
+    filterFor(channel: Channel, storedAddress: string) {
+      const carries = (p: string) => {
+        const kind = kindOf.get(p);
+        return kind !== undefined && providerCarries(kind, storedAddress);
+      };
+      return routes[channel].some(carries) ? carries : undefined;
     },
   };
 }

@@ -37,6 +37,11 @@ export interface StepProcessorDeps {
   metrics: PipelineMetrics;
   logger: Logger;
   config: CascadeConfig;
+  /**
+   * Channels whose providers differ in the addresses they carry, and for such a channel and an
+   * address, the providers that can carry it (undefined: none can, the first provider answers).
+   */
+  addressRouting?: { channels: ReadonlySet<Channel>; filterFor(channel: Channel, storedAddress: string): ((provider: string) => boolean) | undefined };
   /** Per channel; default `resend` everywhere (what the simulators, which honour keys, never need). */
   unknownOutcomePolicy?: (channel: Channel) => UnknownOutcomePolicy;
   now?: () => number;
@@ -100,7 +105,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   };
 
   async function process(data: StepJobData): Promise<StepResult> {
-    const ticket = await gate.acquire(data.channel, data.provider);
+    const ticket = await gate.acquire(data.channel, data.provider, await carriesFor(data));
     if (!ticket) {
       metrics.skips.inc({ channel: data.channel, reason: 'breaker-open' });
       await advance(data, [{ channel: data.channel, reason: 'breaker-open', at: now() }], 'skip');
@@ -134,6 +139,17 @@ export function createStepProcessor(deps: StepProcessorDeps) {
         await resume(data);
         return { action: 'resumed' };
     }
+  }
+
+  /**
+   * On a channel whose providers differ in the addresses they carry (Web Push and FCM on push),
+   * which providers can carry this notification's address; undefined elsewhere (no read spent).
+   */
+  async function carriesFor(data: StepJobData): Promise<((provider: string) => boolean) | undefined> {
+    if (data.provider !== undefined || !deps.addressRouting?.channels.has(data.channel)) return undefined;
+    const raw = await redis.hget(notificationKey(data.id, partitionOfId(data.id, queues.partitions)), 'addresses');
+    const address = raw ? (JSON.parse(raw) as Addresses)[data.channel] : undefined;
+    return typeof address === 'string' ? deps.addressRouting.filterFor(data.channel, address) : undefined;
   }
 
   async function call(data: StepJobData, begin: { contentJson: string; addressesJson: string }, ticket: GateTicket): Promise<StepResult> {
