@@ -23,4 +23,20 @@ describe('worker config', () => {
       /^invalid worker configuration:\n( {2}[A-Z_]+: .+\n?){3}$/,
     );
   });
+  it('takes its partitions from WORKER_PARTITIONS or its WORKER_PARTITION_INDEX share, and a cluster from REDIS_CLUSTER_NODES', () => {
+    expect(loadConfig({}).workerPartitions).toEqual([0]);
+    expect(loadConfig({ PARTITIONS: '16' }).workerPartitions).toHaveLength(16);
+    expect(loadConfig({ PARTITIONS: '16', WORKER_PARTITIONS: '0-3,8' }).workerPartitions).toEqual([0, 1, 2, 3, 8]);
+    const shares = [0, 1, 2].map((i) => loadConfig({ PARTITIONS: '16', WORKER_PARTITION_INDEX: String(i), WORKER_PARTITION_COUNT: '3' }).workerPartitions);
+    expect(shares.flat()).toEqual(Array.from({ length: 16 }, (_, p) => p));
+    expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITIONS: '5' })).toThrow(/does not exist/);
+    expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITION_INDEX: '1' })).toThrow(/go together/);
+    expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITIONS: '0', WORKER_PARTITION_INDEX: '0', WORKER_PARTITION_COUNT: '2' })).toThrow(/not both/);
+    expect(loadConfig({}).redis).toEqual({ url: loadConfig({}).redisUrl });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001, 127.0.0.1:7002' }).redis.clusterNodes).toEqual([
+      { host: '127.0.0.1', port: 7001 },
+      { host: '127.0.0.1', port: 7002 },
+    ]);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'nohost' })).toThrow(/REDIS_CLUSTER_NODES/);
+  });
 });
