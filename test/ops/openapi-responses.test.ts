@@ -137,6 +137,16 @@ it('webhooks answer what the document says', async () => {
   expect((await call('get', '/v1/webhooks/{id}', `/v1/webhooks/${id}`)).status).toBe(404);
 });
 
+it('provider events and the suppression lift answer what the document says', async () => {
+  // The test platform configures no PROVIDER_EVENT_SECRETS: every provider is unknown (test/receipts covers the rest).
+  const event = { eventId: 'e-1', type: 'delivered', providerMessageId: 'm-1' };
+  expect((await call('post', '/v1/providers/{provider}/events', '/v1/providers/email/events', { body: event, key: 'some-secret-0000000000' })).status).toBe(
+    404,
+  );
+  expect((await call('delete', '/v1/recipients/{id}/suppressions/{channel}', '/v1/recipients/r-1/suppressions/email')).status).toBe(404);
+  expect((await call('delete', '/v1/recipients/{id}/suppressions/{channel}', '/v1/recipients/r-1/suppressions/fax')).status).toBe(400);
+});
+
 it('exercised every documented API operation (the docs pages aside)', () => {
   const operations = Object.entries(doc.paths)
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))

@@ -75,7 +75,7 @@ export interface AttemptRecord {
   receiptAt?: number;
   receiptDetail?: string;
   /** Every receipt in arrival order (the newest is also in `receipt`). */
-  receipts?: { kind: ReceiptKind; at: number; detail?: string }[];
+  receipts?: { kind: ReceiptKind; at: number; detail?: string; bounceType?: 'hard' | 'soft' }[];
 }
 
 /** What a provider can report about a message after the call (docs/provider-events.md). */

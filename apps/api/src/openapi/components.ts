@@ -16,7 +16,9 @@ import {
   webhookEndpointListSchema,
   webhookEndpointSchema,
   webhookRetrySchema,
+  providerEventResultSchema,
 } from './response-schemas';
+import { genericProviderEventSchema } from '../routes/provider-events';
 
 /** Every schema the document names, by its component name. */
 export const NAMED_SCHEMAS = {
@@ -39,6 +41,8 @@ export const NAMED_SCHEMAS = {
   WebhookEndpointList: webhookEndpointListSchema,
   WebhookDeliveryList: webhookDeliveryListSchema,
   WebhookRetry: webhookRetrySchema,
+  ProviderEvent: genericProviderEventSchema,
+  ProviderEventResult: providerEventResultSchema,
 } as const;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -53,6 +57,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   },
   RecipientProfile: { addresses: { sms: '+905551112233', email: 'u7@example.com' }, preferences: ['sms', 'email'] },
   WebhookEndpointRequest: { url: 'https://hooks.example.com/notify', events: ['notification.delivered', 'notification.failed'], description: 'order updates' },
+  ProviderEvent: { eventId: 'evt-9f2c', type: 'bounced', bounceType: 'hard', providerMessageId: '0100018c-ses-id', detail: 'smtp; 550 5.1.1 user unknown' },
 };
 
 /**

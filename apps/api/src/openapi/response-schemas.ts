@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, RECORDED_OUTCOMES, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, SKIP_REASONS, type ErrorCode } from '@notify/core';
+import { CHANNELS, RECORDED_OUTCOMES, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, RECEIPT_KINDS, SKIP_REASONS, type ErrorCode } from '@notify/core';
 import { BUDGET_ERROR_CATALOG, type BudgetErrorCode } from '@notify/budget-chain';
 import { ENDPOINT_ID_PATTERN, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@notify/webhooks';
 import { deliveryStatusSchema, measurementSchema, tariffSchema } from '../tracking/records';
@@ -69,6 +69,24 @@ const attemptSchema = z.strictObject({
   spent: z.boolean().optional().describe('false when the step spent none of the budget (the request never left, or a processing error).'),
   errorClass: z.string().optional(),
   message: z.string().optional(),
+  providerMessageId: z.string().optional().describe("The provider's id of the message (provider events find the notification by it)."),
+  receipt: z
+    .enum(RECEIPT_KINDS)
+    .optional()
+    .describe('What the provider reported later (newest): a receipt, a bounce, a complaint. See docs/provider-events.md.'),
+  receiptAt: z.number().optional().describe('Unix ms, as the provider says.'),
+  receiptDetail: z.string().optional(),
+  receipts: z
+    .array(
+      z.strictObject({
+        kind: z.enum(RECEIPT_KINDS),
+        at: z.number(),
+        detail: z.string().optional(),
+        bounceType: z.enum(['hard', 'soft']).optional(),
+      }),
+    )
+    .optional()
+    .describe('Every receipt of this message, in arrival order.'),
 });
 
 export const notificationViewSchema = z
@@ -181,4 +199,15 @@ export const webhookRetrySchema = z.strictObject({
   previousState: z
     .string()
     .describe('The delivery job before the retry: failed (retried), delayed (sent now), completed (sent again), waiting or active (already on its way).'),
+});
+
+/** POST /v1/providers/{provider}/events (docs/provider-events.md). */
+export const providerEventResultSchema = z.strictObject({
+  status: z
+    .enum(['applied', 'duplicate', 'unmatched', 'ignored'])
+    .describe(
+      'applied: recorded (and settled what it settles); duplicate: this event id was applied before; unmatched (202): no notification has that message id; ignored: not a final event.',
+    ),
+  notificationId: z.string().optional(),
+  notificationStatus: status.optional().describe('The notification status after the event (applied only).'),
 });
