@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenario } from '../../apps/chaos/src/scenario/run-scenario';
+import type { RunResult } from '../../apps/chaos/src/scenario/run-push-down';
 import type { ProcessGroup } from '@notify/platform-kit';
 import { processAlive as alive, waitFor } from '@notify/platform-kit';
 
@@ -56,6 +57,45 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
   // The logs of a failed run are kept for diagnosis; this one was on purpose.
   const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
   if (dir) rmSync(dir, { recursive: true, force: true });
+}, 240_000);
+
+it('push-down with two push providers: push-a killed through the CLI, push goes on through push-b, no duplicate across both ledgers', async () => {
+  const groups: ProcessGroup[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runScenario(
+    ['push-down', '--push-providers', '2', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
+    {
+      out: (t) => {
+        out.push(t);
+      },
+      err: (t) => {
+        err.push(t);
+      },
+      env: { PATH: process.env.PATH ?? '' },
+    },
+    new AbortController().signal,
+    groups,
+  );
+  expect({ code, err: err.filter((l) => !/run with the breaker|platform up/.test(l)) }).toEqual({ code: 0, err: [] });
+  const report = JSON.parse(out.join('\n')) as { runs: RunResult[] };
+  const [run] = report.runs;
+  expect(run).toMatchObject({ duplicates: 0, breakerActive: true, failover: { killed: 'push-a', ledgerDuplicateKeys: 0 } });
+  const f = run!.failover!;
+  // Every delivered notification is one delivered key in exactly one of the two ledgers.
+  expect(f.ledgerDeliveredKeys).toBe(f.delivered);
+  const [a, b] = f.figures.providers;
+  expect(a).toMatchObject({ name: 'push-a' });
+  expect(b).toMatchObject({ name: 'push-b' });
+  // push-a refused calls after the kill; push-b delivered push while push-a was down.
+  expect(a!.callsWhileDown - a!.deliveriesWhileDown).toBeGreaterThan(0);
+  expect(b!.deliveriesWhileDown).toBeGreaterThan(0);
+  expect(f.figures.deliveredOnChannel).toBeGreaterThan(0);
+  expect(f.breakers['push-a']?.openedAfterMs).toBeDefined();
+  expect(run!.figures.deliveryRate).toBeGreaterThanOrEqual(0.99);
+  // redis-server, both simulators processes, api, worker: all started, all stopped.
+  expect(groups[0]?.count).toBe(5);
+  expect(groups[0]?.running).toBe(0);
 }, 240_000);
 
 it('SIGINT stops every process the scenario started', async () => {
