@@ -93,8 +93,4 @@ describe('FCM HTTP v1 through the worker', () => {
     expect(view.attempts).toEqual([expect.objectContaining({ provider: 'push-fcm', outcome: 'unknown', errorClass: 'timeout' })]);
     expect(receivedFor('tok-stall')).toHaveLength(1);
   });
-
-  it.todo(
-    'a push channel with web-push and fcm sends a device token to fcm and a subscription to web-push: the gate routes by file order only (a token on push-web is permanent not-a-subscription and suppresses push)',
-  );
 });
