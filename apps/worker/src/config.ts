@@ -122,6 +122,8 @@ export const workerEnvShape = {
     .transform((v) => v === 'true' || v === '1'),
   ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(DEFAULT_ARCHIVER_CONFIG.batchSize),
   ARCHIVE_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000),
+  /** Archive batches in flight at once per archiver (a Redis claim overlaps the previous batch's PostgreSQL write). */
+  ARCHIVE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(DEFAULT_ARCHIVER_CONFIG.concurrency),
 };
 const schema = z.object(workerEnvShape);
 
@@ -203,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
         ...DEFAULT_ARCHIVER_CONFIG,
         batchSize: c.ARCHIVE_BATCH_SIZE,
         intervalMs: c.ARCHIVE_INTERVAL_MS,
+        concurrency: c.ARCHIVE_CONCURRENCY,
         idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
         // While PostgreSQL fails the pause doubles up to 30 intervals (30 s by default).
         maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVE_INTERVAL_MS)),
