@@ -64,7 +64,8 @@ it('push-down with two push providers: push-a killed through the CLI, push goes 
   const out: string[] = [];
   const err: string[] = [];
   const code = await runScenario(
-    ['push-down', '--push-providers', '2', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
+    // A 4 s outage: push-a's breaker needs its minimum volume in a 1 s window before push-b takes over.
+    ['push-down', '--push-providers', '2', '--notifications', '400', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
     {
       out: (t) => {
         out.push(t);
@@ -85,6 +86,7 @@ it('push-down with two push providers: push-a killed through the CLI, push goes 
   // Every delivered notification is one delivered key in exactly one of the two ledgers.
   expect(f.ledgerDeliveredKeys).toBe(f.delivered);
   const [a, b] = f.figures.providers;
+  process.stdout.write(`push-down, two push providers: ${JSON.stringify({ providers: f.figures.providers, breakers: f.breakers })}\n`);
   expect(a).toMatchObject({ name: 'push-a' });
   expect(b).toMatchObject({ name: 'push-b' });
   // push-a refused calls after the kill; push-b delivered push while push-a was down.
