@@ -64,7 +64,8 @@ export interface ReceivedMail {
 
 /**
  * An SMTP peer (the `smtp-server` package) on a free loopback port, with auth. The recipient's
- * local part picks the answer: `busy…` 451 at RCPT TO, `gone…` 550 5.1.1 at RCPT TO, `stall…`
+ * local part picks the answer: `busy…` 451 at RCPT TO, `gone…` 550 5.1.1 at RCPT TO, `full…` 552
+ * 5.2.2 after the data (permanent, not about the address), `stall…`
  * takes the data and never answers, `stallonce…` stalls the first message of each Message-ID and
  * accepts the next; anything else 250 with a queue id.
  */
@@ -110,6 +111,7 @@ export class SmtpPeer {
             const firstOfId = !this.#seenMessageIds.has(messageId);
             this.#seenMessageIds.add(messageId);
             if (local.startsWith('stallonce') ? firstOfId : local.startsWith('stall')) return; // taken, never answered
+            if (local.startsWith('full')) return callback(Object.assign(new Error('5.2.2 Mailbox full'), { responseCode: 552 }));
             this.#queue += 1;
             callback(null, `OK: queued as Q${String(this.#queue).padStart(6, '0')}`);
           });

@@ -95,7 +95,16 @@ describe('e-mail over SMTP through the worker', () => {
     expect(peer.rcptCalls.get(address)).toBe(1);
   });
 
-  it.todo(
-    'a permanent answer about the message, not the address (552 mailbox full, 550 5.7.1 policy), does not suppress the recipient: finish-attempt suppresses on every permanent, SendResult.addressInvalid is not passed',
-  );
+  it('permanent but not about the address: 552 mailbox full fails the notification and does not suppress the recipient', async () => {
+    const address = 'full.emre@example.com';
+    const view = await waitTerminal(platform.redis.url, await postNotification(platform.api.url, email('smtp-full-1', 'smtp-user-full', address)));
+    expect(view.status).toBe('failed');
+    expect(view.attempts).toEqual([expect.objectContaining({ provider: 'email-smtp', outcome: 'permanent', errorClass: 'smtp-552' })]);
+
+    // The next notification to the same recipient is tried again: only a dead address is suppressed.
+    const second = await waitTerminal(platform.redis.url, await postNotification(platform.api.url, email('smtp-full-2', 'smtp-user-full', address)));
+    expect(second.skips).toEqual([]);
+    expect(second.attempts).toEqual([expect.objectContaining({ provider: 'email-smtp', outcome: 'permanent', errorClass: 'smtp-552' })]);
+    expect(peer.mailsTo(address)).toHaveLength(2);
+  });
 });

@@ -194,7 +194,8 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       message: result.message,
       now: now(),
       durationMs: result.durationMs,
-      suppressionTtlSeconds: config.suppressionTtlSeconds,
+      // Only an answer that says the address is dead suppresses it (552 mailbox full, 413 too large: not the address).
+      suppressionTtlSeconds: result.addressInvalid ? config.suppressionTtlSeconds : 0,
       spent: result.sent,
       ...(result.providerMessageId ? { providerMessageId: result.providerMessageId } : {}),
     });
