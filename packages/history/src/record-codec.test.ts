@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CHANNELS, PRIORITIES, RECORDED_OUTCOMES, SKIP_REASONS, TERMINAL_STATUSES } from '@notify/core';
+import { CHANNELS, PRIORITIES, RECEIPT_KINDS, RECORDED_OUTCOMES, SKIP_REASONS, TERMINAL_STATUSES } from '@notify/core';
 import { fromRowWithHashes, toRow } from './record-codec';
 import type { HistoryRecord } from './types';
 
@@ -12,6 +12,14 @@ const attempt = fc.record(
     channel,
     // Named after the channel (the default simulator) or any configured name.
     provider: fc.oneof(channel, fc.constantFrom('sms-a', 'email-smtp', 'push-fcm-b'), fc.string()),
+    // The simulators answer the idempotency key (a placeholder: the record's id is filled in below), real providers their own ids.
+    providerMessageId: fc.oneof(fc.constant('notify-<id>'), fc.string()),
+    receipt: fc.constantFrom(...RECEIPT_KINDS),
+    receiptAt: offset.map((o) => T0 + o),
+    receiptDetail: fc.string({ maxLength: 100 }),
+    receipts: fc.array(fc.record({ kind: fc.constantFrom(...RECEIPT_KINDS), at: offset.map((o) => T0 + o), detail: fc.string({ maxLength: 50 }) }), {
+      maxLength: 3,
+    }),
     kind: fc.constantFrom('send' as const, 'reconcile' as const),
     startedAt: offset.map((o) => T0 + o),
     finishedAt: offset.map((o) => T0 + o),
@@ -44,7 +52,8 @@ const record: fc.Arbitrary<HistoryRecord> = fc
     },
     { requiredKeys: ['tenant', 'id', 'eventId', 'recipientId', 'priority', 'status', 'plan', 'acceptedAt', 'attempts', 'skips'] },
   )
-  .map((r) => (r.deliveredAt === undefined ? r : { ...r, latencyMs: r.deliveredAt - r.acceptedAt }));
+  .map((r) => (r.deliveredAt === undefined ? r : { ...r, latencyMs: r.deliveredAt - r.acceptedAt }))
+  .map((r) => ({ ...r, attempts: r.attempts.map((a) => (a.providerMessageId === 'notify-<id>' ? { ...a, providerMessageId: `notify-${r.id}` } : a)) }));
 
 describe('record codec', () => {
   test('every record reads back as written, address hashes at 128 bits (compact when it can, verbatim JSON otherwise)', () => {
@@ -59,7 +68,7 @@ describe('record codec', () => {
     );
   });
 
-  test('a usual delivery is compact: a one-attempt push delivery with its address hash in under 30 bytes', () => {
+  test('a usual delivery is compact: a one-attempt push delivery (default provider, its message id the idempotency key) with its address hash in under 30 bytes', () => {
     const r: HistoryRecord = {
       tenant: 't',
       id: 'ab'.repeat(16),
@@ -73,7 +82,20 @@ describe('record codec', () => {
       deliveredAt: T0 + 150,
       latencyMs: 150,
       finishedAt: T0 + 150,
-      attempts: [{ step: 1, channel: 'push', kind: 'send', startedAt: T0 + 3, finishedAt: T0 + 149, durationMs: 146, outcome: 'delivered', spent: true }],
+      attempts: [
+        {
+          step: 1,
+          channel: 'push',
+          provider: 'push',
+          kind: 'send',
+          startedAt: T0 + 3,
+          finishedAt: T0 + 149,
+          durationMs: 146,
+          outcome: 'delivered',
+          spent: true,
+          providerMessageId: `notify-${'ab'.repeat(16)}`,
+        },
+      ],
       skips: [],
       addressHashes: { push: 'cd'.repeat(32) },
     };

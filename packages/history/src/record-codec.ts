@@ -2,6 +2,7 @@ import {
   CHANNELS,
   RECORDED_OUTCOMES,
   SKIP_REASONS,
+  providerIdempotencyKey,
   type AttemptRecord,
   type Channel,
   type NotificationView,
@@ -49,7 +50,25 @@ export function storedAddressHash(hash: string): string {
 }
 
 const outcomeCode = (o: RecordedOutcome | undefined) => (o === undefined ? 0 : RECORDED_OUTCOMES.indexOf(o) + 1);
-const ATTEMPT_KEYS = new Set(['step', 'channel', 'provider', 'kind', 'startedAt', 'finishedAt', 'durationMs', 'outcome', 'spent', 'errorClass', 'message']);
+const ATTEMPT_KEYS = new Set([
+  'step',
+  'channel',
+  'provider',
+  'kind',
+  'startedAt',
+  'finishedAt',
+  'durationMs',
+  'outcome',
+  'spent',
+  'errorClass',
+  'message',
+  'providerMessageId',
+  'receipt',
+  'receiptAt',
+  'receiptDetail',
+  'receipts',
+]);
+const RECEIPT_KEYS = ['receipt', 'receiptAt', 'receiptDetail', 'receipts'] as const;
 
 function offsetMs(at: number | undefined, acceptedAt: number): number {
   if (at === undefined) return -1;
@@ -85,7 +104,11 @@ function encodeCompact(r: HistoryRecord, storedHashes: Partial<Record<Channel, s
         (a.errorClass !== undefined ? 4 : 0) |
         (a.message !== undefined ? 8 : 0) |
         // The provider: 16 = named after its channel (the default simulator: no bytes), 32 = its name follows.
-        (a.provider === undefined ? 0 : a.provider === a.channel ? 16 : 32),
+        (a.provider === undefined ? 0 : a.provider === a.channel ? 16 : 32) |
+        // 64: the provider's message id follows (one byte when it is the notification's idempotency key, as the simulators answer).
+        (a.providerMessageId !== undefined ? 64 : 0) |
+        // 128: receipts follow (rare: JSON).
+        (RECEIPT_KEYS.some((k) => a[k] !== undefined) ? 128 : 0),
     );
     w.varint(a.step);
     w.svarint(a.startedAt - r.acceptedAt);
@@ -94,6 +117,14 @@ function encodeCompact(r: HistoryRecord, storedHashes: Partial<Record<Channel, s
     if (a.errorClass !== undefined) w.str(a.errorClass);
     if (a.message !== undefined) w.str(a.message);
     if (a.provider !== undefined && a.provider !== a.channel) w.str(a.provider);
+    if (a.providerMessageId !== undefined) {
+      if (a.providerMessageId === providerIdempotencyKey(r.id)) w.u8(0);
+      else {
+        w.u8(1);
+        w.str(a.providerMessageId);
+      }
+    }
+    if (RECEIPT_KEYS.some((k) => a[k] !== undefined)) w.str(JSON.stringify(Object.fromEntries(RECEIPT_KEYS.map((k) => [k, a[k]]))));
   }
   w.varint(r.skips.length);
   for (const s of r.skips) {
@@ -116,7 +147,7 @@ function encodeCompact(r: HistoryRecord, storedHashes: Partial<Record<Channel, s
   return w.done();
 }
 
-function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
+function decodeCompact(detail: Buffer, acceptedAt: number, reason: number, id: string) {
   const rd = new ByteReader(detail);
   rd.u8();
   const attempts: AttemptRecord[] = [];
@@ -136,6 +167,11 @@ function decodeCompact(detail: Buffer, acceptedAt: number, reason: number) {
     if (flags & 8) attempt.message = rd.str();
     if (flags & 16) attempt.provider = attempt.channel;
     else if (flags & 32) attempt.provider = rd.str();
+    if (flags & 64) attempt.providerMessageId = rd.u8() === 0 ? providerIdempotencyKey(id) : rd.str();
+    if (flags & 128) {
+      const receipts = JSON.parse(rd.str()) as Pick<AttemptRecord, (typeof RECEIPT_KEYS)[number]>;
+      for (const k of RECEIPT_KEYS) if (receipts[k] !== undefined) Object.assign(attempt, { [k]: receipts[k] });
+    }
     attempts.push(attempt);
   }
   const skips: SkipRecord[] = [];
@@ -206,7 +242,7 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
   const compact = plan === undefined ? undefined : encodeCompact(record, kept.addressHashes);
   if (compact) {
     row.detail = compact;
-    const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason));
+    const back = viewFromRow(row, decodeCompact(compact, row.acceptedAt, row.reason, row.id));
     if (jsonEqual(back, kept)) return row;
   }
   row.detail = Buffer.concat([Buffer.from([JSON_FORMAT]), Buffer.from(JSON.stringify(kept), 'utf8')]);
@@ -224,5 +260,5 @@ export function fromRowWithHashes(row: HistoryRow): NotificationView & { address
   if (row.detail[0] === JSON_FORMAT) {
     return JSON.parse(row.detail.subarray(1).toString('utf8')) as NotificationView & { addressHashes?: Partial<Record<Channel, string>> };
   }
-  return viewFromRow(row, decodeCompact(row.detail, row.acceptedAt, row.reason));
+  return viewFromRow(row, decodeCompact(row.detail, row.acceptedAt, row.reason, row.id));
 }
