@@ -151,10 +151,17 @@ export async function settleAndAccount(platform: TestPlatform, ids: readonly str
   const deadline = Date.now() + timeoutMs;
   await waitDeliveredKeys(platform.sims.controlUrl, ids.length, timeoutMs);
   let account = await accountFor(platform, ids);
-  while ((account.stuck.length > 0 || account.lost.length > 0) && Date.now() < deadline) {
+  // Only the open ones are read again (cheap), then everything is accounted for once more.
+  let open = [...account.stuck, ...account.lost];
+  while (open.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    account = await accountFor(platform, ids);
+    const views = await mapLimited(open, 16, (id) => readView(platform.api.url, id));
+    open = open.filter((_, i) => {
+      const view = views[i];
+      return !view || !isTerminal(view.status);
+    });
   }
+  if (account.stuck.length > 0 || account.lost.length > 0) account = await accountFor(platform, ids);
   return account;
 }
 
