@@ -57,10 +57,11 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
 
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.
   const history = openHistoryAccess(config.history, logger);
-  const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
+  const webhooks = createWebhookService({ redis, config: config.webhooks, partitions: config.partitions, logger: logger.child({ component: 'webhooks' }) });
   // Provider events in (docs/provider-events.md): receipts, bounces and complaints; the tenant event goes out through the webhooks publisher.
   const receipts = new ReceiptService({
     redis,
+    partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
     suppressionTtlSeconds: config.providerEvents.suppressionTtlSeconds,
     archive: config.history.enabled,

@@ -58,7 +58,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const gate = options.gate ?? createBreakerGate({ redis: breakerRedis as Redis, config: config.breaker, registry, logger, routes: config.providers.routes });
   // Tenant webhooks: the step processor publishes events; their own queue and worker deliver them
   // (their own bulkhead: a slow receiver holds webhook slots only).
-  const webhooks = createWebhookService({ redis, config: config.webhooks, logger: logger.child({ component: 'webhooks' }) });
+  const webhooks = createWebhookService({ redis, config: config.webhooks, partitions: config.partitions, logger: logger.child({ component: 'webhooks' }) });
   const webhookSender = new WebhookSender(config.webhooks);
   const webhookWorker = new WebhookDeliveryWorker({
     connection: redis,
@@ -87,6 +87,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // Receipts pushed over an adapter's own connection (SMPP deliver_sm) are applied like the api's provider events (docs/provider-events.md).
   const receipts = new ReceiptService({
     redis,
+    partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
     suppressionTtlSeconds: config.cascade.suppressionTtlSeconds,
     archive: config.history.enabled,
