@@ -25,7 +25,7 @@ import { recordAttempts, type RecordFields } from './notification-record';
 import type { ProviderAdapter } from '@notify/providers';
 import { providerAddress } from '@notify/providers';
 import type { Scripts } from './scripts';
-import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS, receiptIndexKey } from './receipts/keys';
+import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS, notificationIdOfMessage, receiptIndexKey } from './receipts/keys';
 
 export interface StepProcessorDeps {
   redis: RedisClient;
@@ -104,6 +104,27 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     }
   };
 
+  /**
+   * A re-run of the job that ended the notification (its worker died after the status was
+   * written and before the event was published) publishes the end again: the event's id comes
+   * from (notification, type, step), so a receiver sees one event however many times it is
+   * published. A stale job of another step publishes nothing.
+   */
+  async function republishEnd(data: StepJobData): Promise<void> {
+    if (!deps.events) return;
+    const [status, step] = await redis.hmget(notificationKey(data.id, partitionOfId(data.id, queues.partitions)), 'status', 'step');
+    if (Number(step) !== data.step) return;
+    const type =
+      status === 'delivered'
+        ? 'notification.delivered'
+        : status === 'failed'
+          ? 'notification.failed'
+          : status === 'unconfirmed'
+            ? 'notification.unconfirmed'
+            : undefined;
+    if (type) await publish(type, data);
+  }
+
   async function process(data: StepJobData): Promise<StepResult> {
     const ticket = await gate.acquire(data.channel, data.provider, await carriesFor(data));
     if (!ticket) {
@@ -122,6 +143,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     switch (begin.code) {
       case 'terminal':
         metrics.duplicatesBlocked.inc({ stage: 'worker' });
+        await republishEnd(data);
         return { action: 'ignored', reason: 'terminal' };
       case 'missing':
         deps.logger.warn({ notificationId: data.id, step: data.step }, 'step job for a missing record (expired?)');
@@ -225,6 +247,8 @@ export function createStepProcessor(deps: StepProcessorDeps) {
 
   /** Best effort: the receipt index (provider message -> notification) for provider events; a failure is counted, never thrown. */
   async function indexReceipt(data: StepJobData, provider: string, providerMessageId: string): Promise<void> {
+    // The idempotency key names the notification by itself (the simulators answer it): no write on the hot path.
+    if (notificationIdOfMessage(providerMessageId) === data.id) return;
     try {
       await redis.set(receiptIndexKey(provider, providerMessageId), data.id, 'EX', deps.receiptIndexTtlSeconds ?? DEFAULT_RECEIPT_INDEX_TTL_SECONDS);
     } catch (error) {

@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { partitionTag } from '@notify/core';
 
 /**
- * The hash tag of the receipt index: the inbound side finds a provider message's notification
- * without knowing its partition, so the index has a slot of its own (one key a message, written
- * by the step processor after the attempt, read by the receipts service).
+ * The receipt index's prefix, with no hash tag: each index key is read and written alone (SET,
+ * GET), so on Redis Cluster the keys spread over every slot instead of crowding one master. The
+ * inbound side finds a provider message's notification without knowing its partition.
  */
-export const RECEIPTS_TAG = '{notify:receipts}';
+export const RECEIPT_INDEX_PREFIX = 'notify:receipts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
 
 /** provider message → notification id (a string with a TTL, RECEIPT_INDEX_TTL_SECONDS). The message id is hashed: no provider ids in key names. */
 export function receiptIndexKey(provider: string, providerMessageId: string): string {
-  return `${RECEIPTS_TAG}:pm:${provider}:${digest(providerMessageId)}`;
+  return `${RECEIPT_INDEX_PREFIX}:pm:${provider}:${digest(providerMessageId)}`;
 }
 
 /** The event-id key of one provider event, on the notification's partition (written by apply-receipt-4 with SET NX). */
@@ -25,3 +25,11 @@ export const DEFAULT_RECEIPT_INDEX_TTL_SECONDS = 30 * 86_400;
 
 /** How long an applied event id is remembered (a provider's retries come within days). */
 export const RECEIPT_EVENT_TTL_SECONDS = 7 * 86_400;
+
+/**
+ * The notification a provider message id names by itself: a provider that answers with the
+ * idempotency key it was given (the simulators) needs no index entry.
+ */
+export function notificationIdOfMessage(providerMessageId: string): string | undefined {
+  return /^notify-([0-9a-f]{32})$/.exec(providerMessageId)?.[1];
+}

@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { recordAttempts, type RecordFields } from '../notification-record';
 import { decodeReply, text } from '../scripts/script-reply';
-import { RECEIPT_EVENT_TTL_SECONDS, receiptEventKey, receiptIndexKey } from './keys';
+import { RECEIPT_EVENT_TTL_SECONDS, notificationIdOfMessage, receiptEventKey, receiptIndexKey } from './keys';
 
 /** apply-receipt-4.lua's return codes (its header lists the same). */
 export const APPLY_RECEIPT_CODES = { applied: 0, duplicate: 2, unmatched: 3, missing: 4 } as const;
@@ -123,7 +123,7 @@ export class ReceiptService {
   }
 
   async #apply(event: ProviderEvent): Promise<ApplyReceiptResult> {
-    const id = await this.deps.redis.get(receiptIndexKey(event.provider, event.providerMessageId));
+    const id = notificationIdOfMessage(event.providerMessageId) ?? (await this.deps.redis.get(receiptIndexKey(event.provider, event.providerMessageId)));
     if (!id) return { status: 'unmatched' };
     const partition = partitionOfId(id, await this.#partitionCount());
     const fields = (await this.deps.redis.hgetall(notificationKey(id, partition))) as RecordFields;
