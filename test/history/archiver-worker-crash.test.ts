@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { notificationKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import { spawnApp, type AppProcess } from '../harness/app-process';
@@ -38,6 +40,19 @@ function startWorker(): AppProcess {
 
 const ledger = () => readLedger(running.platform.sims.controlUrl);
 
+/** How many of these notifications are mid-call right now (status `sending` in Redis). */
+async function sendingNow(ids: readonly string[]): Promise<number> {
+  const redis = new Redis(running.platform.redis.url, { maxRetriesPerRequest: 1 });
+  try {
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hget(notificationKey(id), 'status');
+    const results = (await pipeline.exec()) ?? [];
+    return results.filter(([, status]) => status === 'sending').length;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 it('loses nothing, delivers nothing twice and archives everything once when a worker is SIGKILLed mid-run', async () => {
   const victim = startWorker();
   const random = fixtureRandom(7);
@@ -47,7 +62,8 @@ it('loses nothing, delivers nothing twice and archives everything once when a wo
   // Kill it once it is visibly mid-run and archiving: some delivered and archived, most not.
   await waitFor(
     'the first worker to deliver and archive some',
-    async () => (await ledger()).deliveries >= 150 && (await historyCounts(running.historyUrl, ids)).rows >= 50,
+    // ...and holding calls in flight (records in `sending`), so the kill interrupts some.
+    async () => (await ledger()).deliveries >= 150 && (await historyCounts(running.historyUrl, ids)).rows >= 50 && (await sendingNow(ids)) >= 10,
     60_000,
     20,
   );
