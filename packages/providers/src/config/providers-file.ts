@@ -117,21 +117,9 @@ export interface ProviderOutline {
  * is expanded only in `controlUrl`, from `env`): what the chaos CLI needs to find a simulator.
  */
 export function loadProviderOutlines(path: string, env: Readonly<Record<string, string | undefined>>): ProviderOutline[] {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readProvidersText(path));
-  } catch (error) {
-    if (error instanceof ProvidersFileError) throw error;
-    throw new ProvidersFileError('PROVIDERS_FILE is not valid YAML or JSON');
-  }
-  const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
-  if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-  return parsed.data.providers.flatMap((entry, i) => {
-    const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
-    if (!channel) return [];
-    const controlUrl = entry.controlUrl === undefined ? undefined : (expandEnvReferences(entry.controlUrl, env, `providers[${i}].controlUrl`) as string);
-    return [{ name: entry.name, kind: entry.kind, channel, ...(controlUrl !== undefined ? { controlUrl } : {}) }];
-  });
+  return readRouteEntries(path).map(({ index, controlUrl, ...entry }) =>
+    controlUrl === undefined ? entry : { ...entry, controlUrl: expandEnvReferences(controlUrl, env, `providers[${index}].controlUrl`) as string },
+  );
 }
 
 /**
@@ -155,8 +143,8 @@ export function loadProviderKinds(path: string | undefined): Record<Channel, Pro
   return kinds;
 }
 
-/** Names, kinds and channels of PROVIDERS_FILE's entries, secrets not expanded (none when unset). */
-function readRouteEntries(path: string | undefined): { name: string; kind: string; channel: Channel }[] {
+/** Names, kinds, channels (and control URLs, unexpanded) of PROVIDERS_FILE's entries with their index in the file; none when unset. */
+function readRouteEntries(path: string | undefined): (ProviderOutline & { index: number })[] {
   if (path === undefined) return [];
   let raw: unknown;
   try {
@@ -167,9 +155,10 @@ function readRouteEntries(path: string | undefined): { name: string; kind: strin
   }
   const parsed = z.object({ providers: z.array(routeEntrySchema) }).safeParse(raw);
   if (!parsed.success) throw new ProvidersFileError(`PROVIDERS_FILE is invalid: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
-  return parsed.data.providers.flatMap((entry) => {
+  return parsed.data.providers.flatMap((entry, index) => {
     const channel = entry.channel ?? KIND_CHANNEL[entry.kind];
-    return channel ? [{ name: entry.name, kind: entry.kind, channel }] : [];
+    if (!channel) return [];
+    return [{ index, name: entry.name, kind: entry.kind, channel, ...(entry.controlUrl !== undefined ? { controlUrl: entry.controlUrl } : {}) }];
   });
 }
 
