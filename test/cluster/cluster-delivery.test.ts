@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { spawnApp, type AppProcess } from '../harness/app-process';
+import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
 import { postAllAccepted, postBatches } from '../harness/batch-post';
 import { TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { expectCompleteHistory } from '../harness/view-assertions';
@@ -25,12 +25,7 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnApp('worker', {
-    ...platform.env,
-    WORKER_LOCK_DURATION_MS: '2000',
-    WORKER_STALLED_INTERVAL_MS: '1000',
-    PROVIDER_TIMEOUT_MS: '5000',
-  });
+  const worker = spawnKillableWorker(platform.env);
   workers.push(worker);
   return worker;
 }

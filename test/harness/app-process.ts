@@ -13,3 +13,8 @@ const group = new ProcessGroup();
 export function spawnApp(app: AppName, env: Record<string, string>): AppProcess {
   return startApp(group, { name: app, entry: DEFAULT_ENTRIES[app], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...env } });
 }
+
+/** A worker a test SIGKILLs: short locks and stalled checks, so another worker takes its jobs within ~3 s. */
+export function spawnKillableWorker(env: Record<string, string>): AppProcess {
+  return spawnApp('worker', { ...env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
+}

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { notificationKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
-import { spawnApp, type AppProcess } from '../harness/app-process';
+import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { expectCompleteHistory } from '../harness/view-assertions';
 import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
@@ -28,12 +28,7 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnApp('worker', {
-    ...running.platform.env,
-    WORKER_LOCK_DURATION_MS: '2000',
-    WORKER_STALLED_INTERVAL_MS: '1000',
-    PROVIDER_TIMEOUT_MS: '5000',
-  });
+  const worker = spawnKillableWorker(running.platform.env);
   workers.push(worker);
   return worker;
 }

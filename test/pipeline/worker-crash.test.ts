@@ -1,4 +1,4 @@
-import { spawnApp, type AppProcess } from '../harness/app-process';
+import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
@@ -25,12 +25,7 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnApp('worker', {
-    ...platform.env,
-    WORKER_LOCK_DURATION_MS: '2000',
-    WORKER_STALLED_INTERVAL_MS: '1000',
-    PROVIDER_TIMEOUT_MS: '5000',
-  });
+  const worker = spawnKillableWorker(platform.env);
   workers.push(worker);
   return worker;
 }
