@@ -18,7 +18,8 @@ describe('begin-attempt-3.lua', () => {
     expect(reply).toEqual({ code: 'proceed', contentJson: JSON.stringify(intakeArgs().content), addressesJson: JSON.stringify(intakeArgs().addresses) });
     expect(await redis().hmget(key, 'calls', 'status')).toEqual(['1', 'sending']);
     expect(JSON.parse((await redis().hget(key, 'a:1')) as string)).toEqual({ step: 1, channel: 'push', kind: 'send', startedAt: NOW + 10 });
-    expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
+    // The notification stays pending until it is terminal: its entry says when it last made progress.
+    expect(await redis().zscore(pendingIntakeKey(), id)).toBe(String(NOW + 10));
   });
 
   it('terminal: a delivered, failed or unconfirmed record starts nothing', async () => {
@@ -27,6 +28,7 @@ describe('begin-attempt-3.lua', () => {
       await expect(begin()).resolves.toEqual({ code: 'terminal' });
     }
     expect(await redis().hget(key, 'calls')).toBe('0');
+    expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
   });
 
   it('stale: a job for another step or channel than the record is at', async () => {

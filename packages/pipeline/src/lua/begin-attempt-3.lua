@@ -5,7 +5,9 @@
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, this channel)
-  KEYS[3] pending-intake sorted set: the notification leaves it once a step job runs
+  KEYS[3] pending sorted set (id -> when it last made progress): a notification stays in it
+          until it is terminal, so the intake sweeper can re-create a step job lost with a
+          failed-over master (docs/cluster.md, Failover); a step beginning refreshes its entry
 
   ARGV[1] step (1-based)   ARGV[2] channel   ARGV[3] now (ms)   ARGV[4] budget (max calls)
   ARGV[5] notification id   ARGV[6] provider making the call ('' = unnamed)
@@ -21,11 +23,17 @@
     6 budget       no calls left (defensive: the scheduler should not get here)
 ]]
 --- @include "is-terminal"
-redis.call('ZREM', KEYS[3], ARGV[5])
-if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[3], ARGV[5])
+  return { 4 }
+end
 local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'calls', 'chan')
 local status, step, calls = rec[1], tonumber(rec[2]), tonumber(rec[3])
-if isTerminal(status) then return { 1 } end
+if isTerminal(status) then
+  redis.call('ZREM', KEYS[3], ARGV[5])
+  return { 1 }
+end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
 local wanted = tonumber(ARGV[1])
 if step ~= wanted or rec[4] ~= ARGV[2] then return { 2 } end
 
