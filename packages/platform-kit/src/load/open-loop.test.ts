@@ -78,3 +78,20 @@ it("at the in-flight bound 'skip' drops and counts, 'wait' sends everything late
   expect(all.maxLagMs).toBeGreaterThan(0);
   expect(all.answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202]);
 });
+
+it('single POSTs faster than one per millisecond still let their answers in (the loop yields between sends)', async () => {
+  // At 4,000/s the next POST is always due in under 1 ms: a loop that never yielded to I/O
+  // skipped everything after the first `maxInFlight` and saw those answers only at the end.
+  const result = await runOpenLoop({
+    apiUrl: url,
+    apiKey: 'k',
+    ratePerSecond: 4_000,
+    count: 400,
+    next,
+    mode: 'single',
+    maxInFlight: 16,
+    whenFull: 'wait',
+  });
+  expect(result).toMatchObject({ offered: 400, accepted: 400, failed: 0, skippedForBackpressure: 0 });
+  expect(requests).toHaveLength(400);
+});

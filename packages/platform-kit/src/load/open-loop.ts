@@ -160,7 +160,9 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       // Sleep until the next notification is due (batch mode: at least one tick).
       const untilNext = dueAt(nextIndex) - elapsed();
       const sleep = options.mode === 'batch' ? Math.max(untilNext, options.tickMs ?? 50) : untilNext;
-      if (sleep > 1 && nextIndex < last) await new Promise((resolve) => setTimeout(resolve, sleep));
+      // Always yield: with less than 1 ms to the next one (single POSTs above 1,000/s) a loop
+      // that did not would never let the answers in, and every request would time out.
+      if (nextIndex < last) await new Promise((resolve) => (sleep > 1 ? setTimeout(resolve, sleep) : setImmediate(resolve)));
     }
     await Promise.all(inFlight);
   } finally {
