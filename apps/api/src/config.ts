@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
+import { DEFAULT_CASCADE_CONFIG, DEFAULT_STEP_BATCH, breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
   historyEnvShape,
@@ -106,6 +106,10 @@ export const apiEnvShape = {
   INTAKE_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).optional(),
   /** How long one intake WAIT may block; past it the notification is accepted anyway (counted `short`). */
   INTAKE_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** First steps per batch job at most (docs/benchmarks-pipeline.md, "First-step batches"); 1 = one job per notification. */
+  STEP_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_STEP_BATCH.max),
+  /** How long a single POST's first step waits for others of its lane to share its batch job; 0 = added at once. */
+  STEP_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_STEP_BATCH.windowMs),
   /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */
   PROVIDER_EVENT_SECRETS: z
     .string()
@@ -157,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     redisUrl: c.REDIS_URL,
     redis: toRedisTarget(c),
     partitions: c.PARTITIONS,
+    stepBatch: { max: c.STEP_BATCH_MAX, windowMs: c.STEP_BATCH_WINDOW_MS },
     intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,

@@ -1,6 +1,7 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { CHANNELS, PRIORITIES, allPartitions, channelQueueName, partitionOfId, queuePrefix, stepJobId, type Channel, type Priority } from '@notify/core';
-import type { StepJobData } from './job-data';
+import { DEFAULT_STEP_BATCH, FirstStepBatcher, type StepBatchConfig } from './first-step-batcher';
+import { STEP_BATCH_JOB_NAME, STEP_JOB_NAME, type LaneJobData, type StepJobData } from './job-data';
 
 /**
  * BullMQ job options for every step job. The processor is idempotent (the record decides), so
@@ -31,19 +32,28 @@ export const STEP_EVENTS_MAX_LEN = 1_000;
  * slot of its notifications' records). A step job goes to its notification's partition.
  */
 export class ChannelQueues {
-  private readonly queues = new Map<string, Queue<StepJobData>>();
+  private readonly queues = new Map<string, Queue<LaneJobData>>();
   readonly partitions: number;
+  /** STEP_BATCH_MAX / STEP_BATCH_WINDOW_MS: how intake groups first steps into batch jobs. */
+  readonly batch: StepBatchConfig;
+  private readonly batcher: FirstStepBatcher;
 
   /** `partitions`: PARTITIONS (default 1, the six queues under `{notify}:q`). */
-  constructor(connection: ConnectionOptions, partitions = 1) {
+  constructor(connection: ConnectionOptions, partitions = 1, batch: StepBatchConfig = DEFAULT_STEP_BATCH) {
     this.partitions = partitions;
+    this.batch = batch;
+    this.batcher = new FirstStepBatcher(
+      batch,
+      (items) => this.addFirstSteps(items),
+      (data) => laneKey(channelQueueName(data.channel, data.priority), partitionOfId(data.id, this.partitions)),
+    );
     for (const partition of allPartitions(partitions)) {
       for (const channel of CHANNELS) {
         for (const priority of PRIORITIES) {
           const name = channelQueueName(channel, priority);
           this.queues.set(
             laneKey(name, partition),
-            new Queue<StepJobData>(name, {
+            new Queue<LaneJobData>(name, {
               connection,
               prefix: queuePrefix(partition),
               defaultJobOptions: STEP_JOB_OPTIONS,
@@ -55,17 +65,17 @@ export class ChannelQueues {
     }
   }
 
-  get(channel: Channel, priority: Priority, partition = 0): Queue<StepJobData> {
-    return this.queues.get(laneKey(channelQueueName(channel, priority), partition)) as Queue<StepJobData>;
+  get(channel: Channel, priority: Priority, partition = 0): Queue<LaneJobData> {
+    return this.queues.get(laneKey(channelQueueName(channel, priority), partition)) as Queue<LaneJobData>;
   }
 
   /** The queue a notification's step jobs go to (its id names its partition). */
-  forNotification(id: string, channel: Channel, priority: Priority): Queue<StepJobData> {
+  forNotification(id: string, channel: Channel, priority: Priority): Queue<LaneJobData> {
     return this.get(channel, priority, partitionOfId(id, this.partitions));
   }
 
   /** Every lane of every partition, partition by partition. */
-  all(): Queue<StepJobData>[] {
+  all(): Queue<LaneJobData>[] {
     return [...this.queues.values()];
   }
 
@@ -84,36 +94,79 @@ export class ChannelQueues {
   }
 
   /** The six lanes of each of the given partitions. */
-  ofPartitions(partitions: readonly number[]): Queue<StepJobData>[] {
+  ofPartitions(partitions: readonly number[]): Queue<LaneJobData>[] {
     return partitions.flatMap((p) => CHANNELS.flatMap((c) => PRIORITIES.map((priority) => this.get(c, priority, p))));
   }
 
   /**
    * Adds the job for one step. The job id is derived from (notification, step), so adding it
-   * twice (a client retry, a re-run after a crash) is a no-op while the job exists.
+   * twice (a client retry, a re-run after a crash) is a no-op while the job exists. Every
+   * step but a freshly accepted notification's first goes this way (cascade steps, delayed
+   * retries, the intake sweeper's and a duplicate POST's re-adds).
    */
   async enqueueStep(priority: Priority, data: StepJobData, delayMs = 0): Promise<void> {
-    await this.forNotification(data.id, data.channel, priority).add('step', data, {
+    await this.forNotification(data.id, data.channel, priority).add(STEP_JOB_NAME, data, {
       jobId: stepJobId(data.id, data.step),
       ...(delayMs > 0 ? { delay: delayMs } : {}),
     });
   }
 
-  /** Batch form of `enqueueStep` (one round trip per lane), used by batch intake. */
-  async enqueueFirstSteps(items: { priority: Priority; data: StepJobData }[]): Promise<void> {
-    const byQueue = new Map<Queue<StepJobData>, { name: string; data: StepJobData; opts: JobsOptions }[]>();
-    for (const { priority, data } of items) {
-      const queue = this.forNotification(data.id, data.channel, priority);
-      const list = byQueue.get(queue) ?? [];
-      list.push({ name: 'step', data, opts: { jobId: stepJobId(data.id, data.step) } });
-      byQueue.set(queue, list);
-    }
-    await Promise.all([...byQueue].map(([queue, jobs]) => queue.addBulk(jobs)));
+  /**
+   * A freshly accepted notification's first step (single POST): through the micro-batcher, so
+   * first steps of one lane arriving within STEP_BATCH_WINDOW_MS share one batch job. Resolves
+   * once the job holding it exists; rejects if that add failed.
+   */
+  async enqueueFirstStep(priority: Priority, data: StepJobData): Promise<void> {
+    await this.batcher.add(data.priority === priority ? data : { ...data, priority });
   }
 
+  /**
+   * Batch intake's first steps: per lane, chunks of at most STEP_BATCH_MAX items, each chunk
+   * one job (a `steps` batch job, or a `step` job with its derived id when it holds one item:
+   * STEP_BATCH_MAX=1 is exactly the one-job-per-notification form). One addBulk per lane.
+   * `again`: a duplicate's re-add (the record is still 'accepted'): a step job with its derived
+   * id, so a client retrying many times adds nothing while that job exists.
+   */
+  async enqueueFirstSteps(items: { priority: Priority; data: StepJobData; again?: boolean }[]): Promise<void> {
+    const byQueue = new Map<Queue<LaneJobData>, { fresh: StepJobData[]; again: StepJobData[] }>();
+    for (const { priority, data, again } of items) {
+      const queue = this.forNotification(data.id, data.channel, priority);
+      const lists = byQueue.get(queue) ?? { fresh: [], again: [] };
+      (again ? lists.again : lists.fresh).push(data.priority === priority ? data : { ...data, priority });
+      byQueue.set(queue, lists);
+    }
+    const max = Math.max(1, this.batch.max);
+    await Promise.all(
+      [...byQueue].map(([queue, { fresh, again }]) => {
+        const jobs = again.map((step) => laneJob([step]));
+        for (let i = 0; i < fresh.length; i += max) jobs.push(laneJob(fresh.slice(i, i + max)));
+        return queue.addBulk(jobs);
+      }),
+    );
+  }
+
+  /** One lane's first steps as one job (the micro-batcher's add). */
+  private async addFirstSteps(steps: StepJobData[]): Promise<void> {
+    const [first] = steps;
+    if (!first) return;
+    // One item: the plain step job with its derived id (what enqueueStep adds, and exactly today's job).
+    if (steps.length === 1) return this.enqueueStep(first.priority, first);
+    const job = laneJob(steps);
+    await this.forNotification(first.id, first.channel, first.priority).add(job.name, job.data);
+  }
+
+  /** Adds the first steps still waiting in the micro-batcher, then closes the queues. */
   async close(): Promise<void> {
+    await this.batcher.flushAll();
     await Promise.all(this.all().map((q) => q.close()));
   }
+}
+
+/** The job for one lane's first steps: a batch job (auto id), or a step job with its derived id when there is one item. */
+function laneJob(steps: StepJobData[]): { name: string; data: LaneJobData; opts?: JobsOptions } {
+  const [only] = steps;
+  if (steps.length === 1 && only) return { name: STEP_JOB_NAME, data: only, opts: { jobId: stepJobId(only.id, only.step) } };
+  return { name: STEP_BATCH_JOB_NAME, data: { steps } };
 }
 
 function laneKey(name: string, partition: number): string {

@@ -21,3 +21,6 @@ export * from './archiver';
 export * from './archiver-store';
 export * from './replica-wait';
 export * from './receipts';
+export * from './first-step-batcher';
+export * from './lane-semaphore';
+export * from './lane-job-runner';

@@ -16,3 +16,27 @@ export interface StepJobData {
   /** A reconciliation only: the provider that made the unknown call and holds its idempotency key. */
   provider?: string;
 }
+
+/**
+ * A batch job (`steps`): the first steps of many notifications of one lane (channel, priority
+ * class, partition), so intake pays one BullMQ job for many notifications (issue 11). Each
+ * item is processed as a `step` job's data would be.
+ */
+export interface StepBatchJobData {
+  steps: StepJobData[];
+}
+
+/** What a lane queue holds: `step` jobs and `steps` (batch) jobs. */
+export type LaneJobData = StepJobData | StepBatchJobData;
+
+export const STEP_JOB_NAME = 'step';
+export const STEP_BATCH_JOB_NAME = 'steps';
+
+export function isStepBatch(data: LaneJobData): data is StepBatchJobData {
+  return Array.isArray((data as Partial<StepBatchJobData>).steps);
+}
+
+/** The steps a lane job carries: its items, or itself. */
+export function stepsOf(data: LaneJobData): StepJobData[] {
+  return isStepBatch(data) ? data.steps : [data];
+}

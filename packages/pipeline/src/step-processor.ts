@@ -72,13 +72,22 @@ export type StepResult =
   | { action: 'called'; outcome: AttemptOutcome; channel: Channel }
   | { action: 'skipped'; reason: SkipReason; channel: Channel }
   | { action: 'processing-error'; channel: Channel; reason: string }
-  | { action: 'ignored'; reason: 'terminal' | 'missing' | 'stale' }
+  | { action: 'ignored'; reason: 'terminal' | 'missing' | 'stale' | 'busy' }
   | { action: 'resumed' };
 
 interface Skip {
   channel: Channel;
   reason: SkipReason;
   at: number;
+}
+
+/**
+ * The BullMQ job running a step: its id, and the in-flight lease (the worker's lockDuration / 2)
+ * within which an attempt another job opened counts as still running (begin-attempt's `busy`).
+ */
+export interface StepRun {
+  jobId?: string;
+  leaseMs?: number;
 }
 
 /** What the step that was just finished ended with: `not-sent` is a call that provably never left. */
@@ -125,7 +134,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     if (type) await publish(type, data);
   }
 
-  async function process(data: StepJobData): Promise<StepResult> {
+  async function process(data: StepJobData, run: StepRun = {}): Promise<StepResult> {
     const ticket = await gate.acquire(data.channel, data.provider, await carriesFor(data));
     if (!ticket) {
       metrics.skips.inc({ channel: data.channel, reason: 'breaker-open' });
@@ -133,7 +142,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       return { action: 'skipped', reason: 'breaker-open', channel: data.channel };
     }
     const begin = await scripts
-      .beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget, provider: ticket.provider })
+      .beginAttempt({ id: data.id, rh: data.rh, step: data.step, channel: data.channel, now: now(), budget: config.budget, provider: ticket.provider, ...run })
       .catch(async (error: unknown) => {
         await ticket.release('not-called');
         throw error;
@@ -152,6 +161,9 @@ export function createStepProcessor(deps: StepProcessorDeps) {
         metrics.skips.inc({ channel: data.channel, reason: 'suppressed' });
         await advance(data, [{ channel: data.channel, reason: 'suppressed', at: now() }], 'skip');
         return { action: 'skipped', reason: 'suppressed', channel: data.channel };
+      case 'busy': // another job (a batch and a re-added single job) holds this step in flight: it finishes it
+        metrics.duplicatesBlocked.inc({ stage: 'worker' });
+        return { action: 'ignored', reason: 'busy' };
       case 'stale':
         metrics.duplicatesBlocked.inc({ stage: 'worker' });
         await resume(data);
@@ -408,7 +420,15 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     }
   }
 
-  return { process, resume };
+  /**
+   * A batch job on a rate-limited lane: its items become single step jobs (derived ids), so
+   * BullMQ's limiter, which counts jobs, counts each step.
+   */
+  async function splitBatch(steps: StepJobData[]): Promise<void> {
+    await Promise.all(steps.map((step) => queues.enqueueStep(step.priority, step)));
+  }
+
+  return { process, resume, splitBatch };
 }
 
 function parseSkips(raw: string | undefined): Skip[] {

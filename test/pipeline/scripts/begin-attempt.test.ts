@@ -48,6 +48,34 @@ describe('begin-attempt-3.lua', () => {
     expect(await redis().hget(key, 'calls')).toBe('1');
   });
 
+  it('busy: an attempt another job opened less than the lease ago is left alone', async () => {
+    await expect(begin({ jobId: 'batch-7', leaseMs: 1_000 })).resolves.toMatchObject({ code: 'proceed' });
+    expect(await redis().hget(key, 'j:1')).toBe('batch-7');
+    const opened = await redis().hget(key, 'a:1');
+    await expect(begin({ now: NOW + 10 + 999, jobId: 'step-n1-1', leaseMs: 1_000 })).resolves.toEqual({ code: 'busy' });
+    expect(await redis().hget(key, 'a:1')).toBe(opened);
+    expect(await redis().hmget(key, 'calls', 'status')).toEqual(['1', 'sending']);
+  });
+
+  it('crashed, not busy: the same job again (its earlier run is over), or another job after the lease', async () => {
+    await begin({ jobId: 'batch-7', leaseMs: 1_000 });
+    await expect(begin({ now: NOW + 20, jobId: 'batch-7', leaseMs: 1_000 })).resolves.toEqual({ code: 'crashed' });
+
+    await redis().hdel(key, 'a:1');
+    await begin({ jobId: 'batch-7', leaseMs: 1_000 });
+    await expect(begin({ now: NOW + 10 + 1_000, jobId: 'step-n1-1', leaseMs: 1_000 })).resolves.toEqual({ code: 'crashed' });
+    expect(JSON.parse((await redis().hget(key, 'a:1')) as string)).toMatchObject({ outcome: 'unknown', errorClass: 'worker-lost' });
+  });
+
+  it('crashed, not busy: no lease, or an attempt opened without a job id (as before)', async () => {
+    await begin({ jobId: 'batch-7' });
+    await expect(begin({ now: NOW + 20, jobId: 'other' })).resolves.toEqual({ code: 'crashed' });
+    await redis().hdel(key, 'a:1', 'j:1');
+    await begin();
+    expect(await redis().hget(key, 'j:1')).toBeNull();
+    await expect(begin({ now: NOW + 20, jobId: 'other', leaseMs: 1_000 })).resolves.toEqual({ code: 'crashed' });
+  });
+
   it('missing: no record', async () => {
     await expect(begin({ id: 'n-none' })).resolves.toEqual({ code: 'missing' });
   });

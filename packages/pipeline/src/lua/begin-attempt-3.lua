@@ -11,6 +11,7 @@
 
   ARGV[1] step (1-based)   ARGV[2] channel   ARGV[3] now (ms)   ARGV[4] budget (max calls)
   ARGV[5] notification id   ARGV[6] provider making the call ('' = unnamed)
+  ARGV[7] in-flight lease (ms; 0 = none)   ARGV[8] id of the BullMQ job running the step ('' = unknown)
 
   Returns { code, detail... }
     0 proceed      { 0, content, addresses }: make the call
@@ -21,6 +22,14 @@
     4 missing      no record (expired or never created)
     5 suppressed   the recipient failed permanently on this channel before
     6 budget       no calls left (defensive: the scheduler should not get here)
+    7 busy         another job opened this step less than the lease ago and may still be in
+                   the call: do nothing (that job finishes it, or BullMQ's stalled check re-runs
+                   it, which then answers crashed). A first step can be in two jobs at once (a
+                   batch job and a re-added single one); a re-run of the SAME job means its
+                   previous run is over (a retry after a throw, a stalled re-run): crashed.
+                   The lease is the worker's lockDuration / 2: BullMQ renews a job's lock every
+                   lockDuration / 2, so a dead worker's job is re-run at least that long after
+                   its attempt began.
 ]]
 --- @include "is-terminal"
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -42,6 +51,11 @@ local previous = redis.call('HGET', KEYS[1], attemptField)
 if previous then
   local attempt = cjson.decode(previous)
   if attempt['outcome'] == nil then
+    local holder = redis.call('HGET', KEYS[1], 'j:' .. ARGV[1])
+    local lease = tonumber(ARGV[7]) or 0
+    if holder and ARGV[8] ~= '' and holder ~= ARGV[8] and tonumber(ARGV[3]) - (attempt['startedAt'] or 0) < lease then
+      return { 7 }
+    end
     attempt['outcome'] = 'unknown'
     attempt['errorClass'] = 'worker-lost'
     attempt['message'] = 'the worker stopped during the call; outcome unknown, reconciling'
@@ -58,6 +72,12 @@ if calls >= tonumber(ARGV[4]) then return { 6 } end
 local kind = redis.call('HGET', KEYS[1], 'kind')
 local attempt = { step = wanted, channel = ARGV[2], kind = kind, startedAt = tonumber(ARGV[3]) }
 if ARGV[6] ~= '' then attempt['provider'] = ARGV[6] end
-redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending')
+-- j:<step> names the job that opened the attempt (for `busy`; absent when the caller named none).
+local writes = { attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending' }
+if ARGV[8] ~= '' then
+  writes[#writes + 1] = 'j:' .. ARGV[1]
+  writes[#writes + 1] = ARGV[8]
+end
+redis.call('HSET', KEYS[1], unpack(writes))
 local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses')
 return { 0, fields[1], fields[2] }

@@ -3,7 +3,7 @@ import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
 /** begin-attempt-3.lua's return codes (its header lists the same). */
-export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6 } as const;
+export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6, busy: 7 } as const;
 
 export interface BeginAttemptArgs {
   id: string;
@@ -15,6 +15,12 @@ export interface BeginAttemptArgs {
   budget: number;
   /** The provider making the call (recorded on the attempt, so a reconciliation goes back to it). */
   provider?: string;
+  /**
+   * The BullMQ job running the step, and how long an attempt opened by another job counts as
+   * still in flight (lockDuration / 2): a younger one answers `busy`, not `crashed`. Absent: no lease.
+   */
+  jobId?: string;
+  leaseMs?: number;
 }
 
 export type BeginAttemptReply =
@@ -32,6 +38,8 @@ export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs,
     a.budget,
     a.id,
     a.provider ?? '',
+    a.leaseMs ?? 0,
+    a.jobId ?? '',
   );
   const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
   if (code !== 'proceed') return { code };
