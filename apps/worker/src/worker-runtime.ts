@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { CHANNELS, type Channel } from '@notify/core';
 import {
@@ -24,7 +23,7 @@ import {
 } from '@notify/pipeline';
 import { ProviderDirectory, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
 import { formatPartitionList } from '@notify/core';
-import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener, type RedisClient } from '@notify/runtime';
+import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
 
@@ -53,9 +52,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // The breakers get their own fail-fast connection: in a Redis outage their calls fail at once
   // and fail OPEN (documented in breaker-gate.ts), instead of queueing behind the worker
   // connection's endless retries until the breaker's timeout.
-  const breakerRedis: RedisClient | undefined = options.gate ? undefined : await connectRedis(config.redis, 'producer', { requireDurable: false });
   // The breakers' keys share one slot ({notify:breaker}): a Cluster serves their scripts as a Redis does.
-  const gate = options.gate ?? createBreakerGate({ redis: breakerRedis as Redis, config: config.breaker, registry, logger, routes: config.providers.routes });
+  const [gate, breakerRedis] = options.gate
+    ? ([options.gate, undefined] as const)
+    : await connectRedis(config.redis, 'producer', { requireDurable: false }).then(
+        (own) => [createBreakerGate({ redis: own, config: config.breaker, registry, logger, routes: config.providers.routes }), own] as const,
+      );
   // Tenant webhooks: the step processor publishes events; their own queue and worker deliver them
   // (their own bulkhead: a slow receiver holds webhook slots only).
   const webhooks = createWebhookService({ redis, config: config.webhooks, partitions: config.partitions, logger: logger.child({ component: 'webhooks' }) });

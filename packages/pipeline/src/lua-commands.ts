@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 export type LuaCommand = (...args: (string | number)[]) => Promise<unknown>;
 
@@ -52,9 +52,15 @@ export function keyCount(name: string): number | undefined {
  * Registers Lua scripts on a connection with ioredis `defineCommand` (EVALSHA, falling back to
  * EVAL after a SCRIPT FLUSH or a failover) and returns a lookup of callable commands. Includes
  * are resolved here, at load time (see README "Lua scripts"). `prefix` keeps command names of
- * different script sets apart on one connection.
+ * different script sets apart on one connection. A Cluster defines them as a Redis does; each
+ * call goes to its keys' slot (a script's keys share one).
  */
-export function defineLuaCommands<Name extends string>(redis: Redis, dir: string, prefix: string, names: readonly Name[]): (name: Name) => LuaCommand {
+export function defineLuaCommands<Name extends string>(
+  redis: Redis | Cluster,
+  dir: string,
+  prefix: string,
+  names: readonly Name[],
+): (name: Name) => LuaCommand {
   const commandName = (name: Name) => `${prefix}_${name.replace(/-(\d+|n)$/, '').replace(/-/g, '_')}`;
   for (const name of names) {
     if (!(commandName(name) in redis)) {

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 import { NotifyError } from '@notify/core';
 import { createKeyring, requireAdmin } from '../auth';
 import { documentedErrorShape } from '../error-middleware';
@@ -14,7 +14,7 @@ import { createAdminSessionStore, newToken, type AdminSession } from './session-
 export interface AdminConsoleOptions {
   queues: Queue[];
   /** Where sessions live (the api's fail-fast producer connection). */
-  redis: Redis;
+  redis: RedisClient;
   adminApiKey: string;
   session: {
     ttlSeconds: number;

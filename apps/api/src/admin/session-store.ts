@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 import { NotifyError, adminSessionKey } from '@notify/core';
 
 /** A signed-in browser: the opaque id its cookie carries and the CSRF token bound to it. */
@@ -23,7 +23,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * Sessions in Redis with a fixed lifetime (no sliding renewal: a stolen cookie dies on time),
  * shared by every api replica and surviving a restart. Only a hash of the id is stored.
  */
-export function createAdminSessionStore(redis: Redis, ttlSeconds: number): AdminSessionStore {
+export function createAdminSessionStore(redis: RedisClient, ttlSeconds: number): AdminSessionStore {
   const key = (id: string) => adminSessionKey(createHash('sha256').update(id).digest('hex'));
   const unavailable = (cause: unknown) => new NotifyError('DEPENDENCY_UNAVAILABLE', 'the session store (Redis) did not answer', { cause });
   return {

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 
 /** /healthz: the process is alive. /readyz: Redis answers and the instance is not draining. */
-export function healthRouter(deps: { redis: Redis; isDraining: () => boolean }): Router {
+export function healthRouter(deps: { redis: RedisClient; isDraining: () => boolean }): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { CHANNELS, type AttemptOutcome, type Channel } from '@notify/core';
@@ -17,7 +17,7 @@ export interface BreakerGateDeps {
    * (`maxRetriesPerRequest: null`) commands queue during an outage and only the timeout
    * below ends them.
    */
-  redis: Redis;
+  redis: RedisClient;
   config: BreakerConfig;
   registry: Registry;
   logger: Logger;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 import { CHANNELS, breakerKey, breakerProbesKey } from '@notify/core';
 import { defineLuaCommands } from '../lua-commands';
 import { decodeReply, text } from '../scripts/script-reply';
@@ -70,7 +70,7 @@ function state(raw: unknown): BreakerState {
  * Reads the named breakers (read-states-n): no writes, one round trip. `names` defaults to one
  * breaker per channel, the single-provider setup.
  */
-export async function readBreakerStates(redis: Redis, names: readonly string[] = CHANNELS): Promise<StatesReading> {
+export async function readBreakerStates(redis: RedisClient, names: readonly string[] = CHANNELS): Promise<StatesReading> {
   const command = defineLuaCommands(redis, DIR, 'notify_breaker', ['read-states-n'])('read-states-n');
   const reply = await command(names.length * 2, ...names.map((n) => breakerKey(n)), ...names.map((n) => breakerProbesKey(n)));
   const { detail } = decodeReply('read-states-n', READ_STATES_CODES, reply);
@@ -97,7 +97,7 @@ export interface BreakerScripts {
 }
 
 /** `names`: every breaker this process reads (one per provider). */
-export function loadBreakerScripts(redis: Redis, config: BreakerConfig, names: readonly string[] = CHANNELS): BreakerScripts {
+export function loadBreakerScripts(redis: RedisClient, config: BreakerConfig, names: readonly string[] = CHANNELS): BreakerScripts {
   const command = defineLuaCommands(redis, DIR, 'notify_breaker', SCRIPTS);
   const acquire = command('acquire-2');
   const reportProbe = command('report-probe-2');

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@notify/runtime';
 import type { Channel } from '@notify/core';
 import { SINGLE_PROVIDER_ROUTES, type ProviderRoutes } from '../channel-gate';
 import { readBreakerStates } from './breaker-scripts';
@@ -25,7 +25,7 @@ export interface BreakerSnapshot {
 }
 
 /** Reads every breaker without changing any (read-states-n: one script, no writes). */
-export async function readBreakerSnapshots(redis: Redis, routes: ProviderRoutes = SINGLE_PROVIDER_ROUTES): Promise<BreakerSnapshot[]> {
+export async function readBreakerSnapshots(redis: RedisClient, routes: ProviderRoutes = SINGLE_PROVIDER_ROUTES): Promise<BreakerSnapshot[]> {
   const entries = (Object.entries(routes) as [Channel, readonly string[]][]).flatMap(([channel, providers]) =>
     providers.map((provider) => ({ channel, provider })),
   );

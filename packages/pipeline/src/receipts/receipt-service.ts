@@ -14,7 +14,6 @@ import {
 } from '@notify/core';
 import type { ReceiptMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
-import type { Redis } from 'ioredis';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { recordAttempts, type RecordFields } from '../notification-record';
 import { decodeReply, text } from '../scripts/script-reply';
@@ -86,7 +85,7 @@ export class ReceiptService {
   readonly #now: () => number;
 
   constructor(private readonly deps: ReceiptServiceDeps) {
-    this.#command = defineLuaCommands(deps.redis as Redis, LUA_DIR, 'notify', RECEIPT_SCRIPTS)('apply-receipt-4');
+    this.#command = defineLuaCommands(deps.redis, LUA_DIR, 'notify', RECEIPT_SCRIPTS)('apply-receipt-4');
     this.#partitions = deps.partitions;
     this.#now = deps.now ?? Date.now;
   }

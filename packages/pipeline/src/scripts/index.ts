@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { partitionOfId, partitionTag } from '@notify/core';
-import type { Redis } from 'ioredis';
 import type { RedisClient } from '@notify/runtime';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { callClaimArchive, type ClaimArchiveArgs, type ClaimArchiveReply } from './claim-archive';
@@ -64,7 +63,7 @@ export interface ScriptOptions {
 
 /** Registers the scripts on a connection (EVALSHA under the hood) and returns their typed methods. */
 export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Scripts {
-  const command = defineLuaCommands(asCommander(redis), PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
   const archive = options.archive === true;
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
@@ -80,7 +79,7 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
 
 /** The archive scripts of one partition: its archive queue, its records and idempotency entries (one Archiver per partition). */
 export function loadArchiveScripts(redis: RedisClient, partition: number): Pick<Scripts, 'claimArchive' | 'compactArchived' | 'releaseArchive'> {
-  const defined = defineLuaCommands(asCommander(redis), PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  const defined = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
   const command = (name: (typeof PIPELINE_SCRIPTS)[number]) => inPartition(defined(name), partition);
   return {
     claimArchive: (args) => callClaimArchive(command('claim-archive-1'), args),
@@ -100,9 +99,4 @@ export function inPartition(command: LuaCommand, partition: number): LuaCommand 
   const from = partitionTag(0);
   const to = partitionTag(partition);
   return (...args) => command(...args.map((a) => (typeof a === 'string' && a.startsWith(from) ? to + a.slice(from.length) : a)));
-}
-
-/** defineLuaCommands uses only `defineCommand` and the defined methods, which a Cluster has as a Redis does (each call goes to its keys' slot). */
-function asCommander(redis: RedisClient): Redis {
-  return redis as Redis;
 }
