@@ -1,7 +1,8 @@
 /**
  * The development supervisor behind `npm start`: makes sure a Redis answers at REDIS_URL
  * (starting a local redis-server when none does, installing it first where apt and the rights
- * allow) and, with the history on, a PostgreSQL at DATABASE_URL (likewise: a private one with
+ * allow) — or, with REDIS_CLUSTER_NODES, that the Redis Cluster there is up (it starts no
+ * redis-server then: a cluster is the operator's, docs/cluster.md) — and, with the history on, a PostgreSQL at DATABASE_URL (likewise: a private one with
  * its data in .data/postgres), then runs the simulators, the api and the workers as child processes in one
  * ProcessGroup, restarts a worker that dies (so `npm run chaos -- kill-worker` shows recovery),
  * and stops everything on Ctrl-C / SIGTERM: the apps first (they drain through Redis), then
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import {
   BINARIES,
+  clusterInfo,
   DEFAULT_ENTRIES,
   ensureBinaries,
   ensurePostgresBinaries,
@@ -27,12 +29,14 @@ import {
   type PrivatePostgres,
   type PrivateRedis,
 } from '@notify/platform-kit';
-import { DEV_DEFAULTS, devOrigin, parseEnv } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, parseClusterNodes, parseEnv, sharedEnvShape } from '@notify/runtime';
 
 const envSchema = z.object({
   /** production: the apps run compiled (`npm run start:prod` builds them first), with plain node. */
   NODE_ENV: z.string().default('development'),
   REDIS_URL: z.string().default(DEV_DEFAULTS.redisUrl),
+  /** Set: the platform runs on this Redis Cluster (the apps read it, and PARTITIONS, from the environment); no redis-server is started. */
+  REDIS_CLUSTER_NODES: sharedEnvShape.REDIS_CLUSTER_NODES,
   API_HOST: z.string().default(DEV_DEFAULTS.host),
   API_PORT: z.string().default(String(DEV_DEFAULTS.apiPort)),
   /** The api's /metrics listener (not on the public port). */
@@ -62,7 +66,38 @@ const RESTART_AFTER_MS = 1_000;
 
 const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
+/**
+ * REDIS_CLUSTER_NODES: every node given must answer CLUSTER INFO with cluster_state:ok (a node
+ * down, one without cluster support or a cluster with unserved slots would leave the apps
+ * retrying forever); otherwise one line says which node and why.
+ */
+async function checkCluster(nodes: { host: string; port: number }[]): Promise<void> {
+  const problems = await Promise.all(
+    nodes.map(async ({ host, port }) => {
+      const where = `${host}:${port}`;
+      try {
+        const state = (await clusterInfo(port, host, 3_000)).cluster_state;
+        return state === 'ok' ? undefined : `${where} says cluster_state:${state ?? '(none)'}`;
+      } catch (error) {
+        return `${where} does not answer CLUSTER INFO (${(error as Error).message.split('\n')[0]})`;
+      }
+    }),
+  );
+  const bad = problems.filter((p): p is string => p !== undefined);
+  if (bad.length > 0) {
+    throw new Error(
+      `the Redis Cluster at REDIS_CLUSTER_NODES is not up: ${bad.join('; ')}: start it (docs/cluster.md), or unset REDIS_CLUSTER_NODES to run on one Redis`,
+    );
+  }
+  log(`Redis Cluster answers at ${nodes.map((n) => `${n.host}:${n.port}`).join(',')} (cluster_state:ok; no redis-server started)`);
+}
+
 async function ensureRedis(): Promise<PrivateRedis | undefined> {
+  const clusterNodes = parseClusterNodes(env.REDIS_CLUSTER_NODES);
+  if (clusterNodes) {
+    await checkCluster(clusterNodes);
+    return undefined;
+  }
   if (await redisAnswers(env.REDIS_URL)) {
     log(`Redis answers at ${env.REDIS_URL}`);
     return undefined;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Starts the whole platform on this machine: installs dependencies if missing, makes sure a
 # Redis answers at REDIS_URL (starting a local redis-server when none does, installing it with
-# apt first where root or passwordless sudo allows, otherwise naming the package), then runs the
-# simulated providers, the api and the workers under one supervisor (Ctrl-C stops them all).
+# apt first where root or passwordless sudo allows, otherwise naming the package) or, with
+# REDIS_CLUSTER_NODES set, that the Redis Cluster there says cluster_state:ok (no redis-server is
+# started), then runs the simulated providers, the api and the workers under one supervisor
+# (Ctrl-C stops them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

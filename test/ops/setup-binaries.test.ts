@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findOnPath, freePort, isMissingBinaryError, REPO_ROOT } from '@notify/platform-kit';
+import { findOnPath, freePort, isMissingBinaryError, REPO_ROOT, waitFor } from '@notify/platform-kit';
+import { startTestCluster } from '../cluster/cluster-fixture';
 import { ensureTestBinaries } from '../harness/binaries';
 
 /**
@@ -95,11 +96,18 @@ describe("the test harness's ensure step (jest globalSetup)", () => {
   });
 });
 
-/** `npm start`'s supervisor (scripts/start.sh execs it) on the bare machine, with no Redis at REDIS_URL. */
-async function npmStart(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface Supervisor {
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  stop: () => void;
+}
+
+/** `npm start`'s supervisor (scripts/start.sh execs it) on the bare machine: by default with no Redis at REDIS_URL; SIGKILLed after 60 s (or `killAfterMs`). */
+async function spawnSupervisor(path: string, env: Record<string, string> = {}, killAfterMs = 60_000): Promise<Supervisor> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-platform.ts'], {
     cwd: REPO_ROOT,
-    env: { PATH: path, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, HOME: tmpdir() },
+    env: { PATH: path, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, HOME: tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -110,10 +118,20 @@ async function npmStart(path: string): Promise<{ code: number | null; stdout: st
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += String(chunk);
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  clearTimeout(timer);
-  return { code, stdout, stderr };
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    }),
+  );
+  return { stdout: () => stdout, stderr: () => stderr, exited, stop: () => child.kill('SIGTERM') };
+}
+
+async function npmStart(path: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const supervisor = await spawnSupervisor(path, env);
+  const code = await supervisor.exited;
+  return { code, stdout: supervisor.stdout(), stderr: supervisor.stderr() };
 }
 
 describe("npm start's check", () => {
@@ -134,4 +152,55 @@ describe("npm start's check", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/still not on PATH: install the Debian package redis-server \(sudo apt-get install -y redis-server\)/);
   });
+});
+
+describe('npm start with REDIS_CLUSTER_NODES', () => {
+  it('with no cluster there: exits 1 with one line naming the nodes, starting and installing no redis-server', async () => {
+    const bare = machine('installs');
+    const nodes = `127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}`;
+    const result = await npmStart(bare.path, { REDIS_CLUSTER_NODES: nodes, PARTITIONS: '16', HISTORY_ENABLED: 'false' });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\[start\] the Redis Cluster at REDIS_CLUSTER_NODES is not up: 127\.0\.0\.1:\d+ does not answer CLUSTER INFO .*; 127\.0\.0\.1:\d+ does not answer/,
+    );
+    expect(lines[0]).toMatch(/start it \(docs\/cluster\.md\), or unset REDIS_CLUSTER_NODES to run on one Redis$/);
+    expect(bare.aptCalls()).toEqual([]);
+    expect(result.stdout).not.toMatch(/redis-server/);
+  });
+
+  it('on a running cluster: starts no redis-server (none is on PATH) and the api is ready on the cluster', async () => {
+    const cluster = await startTestCluster({ replicasPerMaster: 0, persistence: 'none' });
+    const bare = machine('none');
+    const ports: Record<string, string> = {};
+    for (const name of ['API_PORT', 'API_METRICS_PORT', 'METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT']) {
+      ports[name] = String(await freePort());
+    }
+    const supervisor = await spawnSupervisor(
+      bare.path,
+      { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...ports },
+      120_000,
+    );
+    try {
+      await waitFor(
+        'the api started by npm start to be ready',
+        async () => {
+          if (/^\[start\] .*(exited|stopping)/m.test(supervisor.stdout()))
+            throw new Error(`npm start gave up:\n${supervisor.stdout()}\n${supervisor.stderr()}`);
+          const res = await fetch(`http://127.0.0.1:${ports.API_PORT}/readyz`).catch(() => undefined);
+          return res?.status === 200;
+        },
+        90_000,
+        250,
+      );
+      expect(supervisor.stdout()).toMatch(/^\[start\] Redis Cluster answers at 127\.0\.0\.1:\d+.* \(cluster_state:ok; no redis-server started\)$/m);
+      expect(supervisor.stdout()).not.toMatch(/starting redis-server|redis-server not found/);
+    } finally {
+      supervisor.stop();
+      const code = await supervisor.exited;
+      await cluster.stop();
+      expect(code).toBe(0);
+    }
+  }, 150_000);
 });

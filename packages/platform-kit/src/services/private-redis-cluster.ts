@@ -54,6 +54,22 @@ export interface PrivateRedisCluster extends PrivateService {
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** Runs `redis-cli --cluster <args...>` (reshard, rebalance, check), resolving with its output; rejects on a non-zero exit. */
   cli(args: readonly string[], timeoutMs?: number): Promise<string>;
+  /**
+   * `redis-cli --cluster reshard`: moves `slots` slots (the lowest-numbered ones it holds) from
+   * the master on port `from` to the master on port `to`, keys and all, while clients keep
+   * working (they follow ASK and MOVED). Waits until every node agrees on the slot map before
+   * (redis-cli refuses otherwise) and after. Resolves with redis-cli's output.
+   */
+  reshard(move: { from: number; to: number; slots: number }, timeoutMs?: number): Promise<string>;
+  /**
+   * Moves the given slots (e.g. the slot of one partition's hash tag) to the master on port `to`
+   * the way redis-cli does it, slot by slot: SETSLOT IMPORTING on the target, MIGRATING on the
+   * owner, MIGRATE of its keys in batches, then SETSLOT NODE on the target, the owner and every
+   * other master. Slots the target holds already are skipped. Resolves with the keys moved.
+   */
+  moveSlots(slots: readonly number[], to: number, timeoutMs?: number): Promise<{ slots: number; keys: number }>;
+  /** Waits until every running node reports the same masters with the same slots and no slot importing or migrating. */
+  waitAgreed(timeoutMs?: number): Promise<void>;
 }
 
 export interface PrivateRedisClusterOptions {
@@ -82,9 +98,9 @@ export interface PrivateRedisClusterOptions {
 const HOST = '127.0.0.1';
 
 /** One admin command on one node (a fresh connection: nodes die and come back in these tests). */
-async function onNode<T>(port: number, run: (redis: Redis) => Promise<T>, timeoutMs = 2_000): Promise<T> {
+async function onNode<T>(port: number, run: (redis: Redis) => Promise<T>, timeoutMs = 2_000, host = HOST): Promise<T> {
   const redis = new Redis({
-    host: HOST,
+    host,
     port,
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -102,9 +118,9 @@ async function onNode<T>(port: number, run: (redis: Redis) => Promise<T>, timeou
   }
 }
 
-/** `CLUSTER INFO` as a map. */
-export async function clusterInfo(port: number): Promise<Record<string, string>> {
-  const text = await onNode(port, (r) => r.cluster('INFO'));
+/** `CLUSTER INFO` of the node on `host:port` (default 127.0.0.1) as a map; rejects when it does not answer or has cluster support off. */
+export async function clusterInfo(port: number, host = HOST, timeoutMs = 2_000): Promise<Record<string, string>> {
+  const text = await onNode(port, (r) => r.cluster('INFO'), timeoutMs, host);
   return Object.fromEntries(
     text
       .split('\r\n')
@@ -120,6 +136,8 @@ interface NodeLine {
   masterId: string;
   linkState: string;
   slots: [number, number][];
+  /** Slots this node is migrating or importing (shown only in the node's own line). */
+  openSlots: number;
 }
 
 /** Parses `CLUSTER NODES` (id ip:port@cport flags master ping pong epoch link slots...). */
@@ -130,13 +148,14 @@ export function parseClusterNodes(text: string): NodeLine[] {
     .map((line) => {
       const [id = '', address = '', flags = '', masterId = '', , , , linkState = '', ...slotFields] = line.trim().split(' ');
       const port = Number(address.split('@')[0]?.split(':').at(-1));
+      // `[slot->-id]` / `[slot-<-id]` fields are slots being migrated or imported (openSlots).
       const slots = slotFields
         .filter((s) => !s.startsWith('['))
         .map((s) => {
           const [a, b] = s.split('-');
           return [Number(a), Number(b ?? a)] as [number, number];
         });
-      return { id, port, flags: flags.split(','), masterId, linkState, slots };
+      return { id, port, flags: flags.split(','), masterId, linkState, slots, openSlots: slotFields.filter((s) => s.startsWith('[')).length };
     });
 }
 
@@ -269,6 +288,103 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     await waitHealthy();
   };
 
+  /** A node's view of the slot map: every master's id and slot ranges, or undefined while one of its slots is open. */
+  const slotMapOf = async (port: number): Promise<string | undefined> => {
+    const view = parseClusterNodes(await onNode(port, (r) => r.cluster('NODES') as Promise<string>));
+    if (view.some((n) => n.openSlots > 0)) return undefined;
+    return view
+      .filter((n) => n.flags.includes('master') && n.slots.length > 0)
+      .map((n) => `${n.id}:${n.slots.map(([a, b]) => `${a}-${b}`).join(',')}`)
+      .sort()
+      .join(' ');
+  };
+  const waitAgreed = async (ms = timeoutMs): Promise<void> => {
+    await waitFor(
+      'every cluster node to agree on the slot map (no slot open)',
+      async () => {
+        const maps = await Promise.all(livePorts().map((port) => slotMapOf(port)));
+        return maps.every((m) => m !== undefined && m === maps[0]);
+      },
+      ms,
+      100,
+      options.signal,
+    );
+  };
+
+  const reshard = async (move: { from: number; to: number; slots: number }, ms = 120_000): Promise<string> => {
+    // redis-cli checks the cluster first and refuses while nodes disagree (a previous move still gossiping).
+    await waitAgreed(ms);
+    const now = await masters();
+    const from = now.find((m) => m.port === move.from);
+    const to = now.find((m) => m.port === move.to);
+    if (!from || !to) throw new Error(`reshard: ${from ? move.to : move.from} is not a master with slots`);
+    const output = await cli(
+      [
+        'reshard',
+        `${HOST}:${move.from}`,
+        '--cluster-from',
+        from.id,
+        '--cluster-to',
+        to.id,
+        '--cluster-slots',
+        String(move.slots),
+        // 50 keys a MIGRATE (default 10): a slot is open for less time, and multi-key scripts on it get TRYAGAIN for less time.
+        '--cluster-pipeline',
+        '50',
+        '--cluster-yes',
+      ],
+      ms,
+    );
+    await waitAgreed(ms);
+    return output;
+  };
+
+  const moveSlots = async (slots: readonly number[], to: number, ms = 120_000): Promise<{ slots: number; keys: number }> => {
+    await waitAgreed(ms);
+    const view = await masters();
+    const target = view.find((m) => m.port === to);
+    if (!target) throw new Error(`moveSlots: ${to} is not a master with slots`);
+    const deadline = Date.now() + ms;
+    let moved = 0;
+    let keys = 0;
+    for (const slot of slots) {
+      const source = view.find((m) => m.slots.some(([a, b]) => slot >= a && slot <= b));
+      if (!source) throw new Error(`moveSlots: no master serves slot ${slot}`);
+      if (source.port === to) continue;
+      await onNode(
+        to,
+        (dst) =>
+          onNode(
+            source.port,
+            async (src) => {
+              // The order redis-cli uses: importing first, so an ASK from the owner always finds the target ready.
+              await dst.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', source.id);
+              await src.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', target.id);
+              // New keys of this slot are created on the target (ASK), so the owner's list only shrinks.
+              for (;;) {
+                if (Date.now() > deadline) throw new Error(`moveSlots: slot ${slot} still has keys on ${source.port} after ${ms} ms`);
+                const batch = (await src.call('CLUSTER', 'GETKEYSINSLOT', slot, 100)) as string[];
+                if (batch.length === 0) break;
+                await src.call('MIGRATE', HOST, to, '', 0, 10_000, 'KEYS', ...batch);
+                keys += batch.length;
+              }
+              await dst.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id);
+              await src.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id);
+            },
+            ms,
+          ),
+        ms,
+      );
+      // Every other master learns the new owner now rather than by gossip (fewer MOVED to clients meanwhile).
+      for (const other of view) {
+        if (other.port !== to && other.port !== source.port) await onNode(other.port, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id));
+      }
+      moved += 1;
+    }
+    await waitAgreed(ms);
+    return { slots: moved, keys };
+  };
+
   const killMaster = async (index: number) => {
     const before = await masters();
     const victim = before[index];
@@ -351,6 +467,9 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     restart,
     waitHealthy,
     cli,
+    reshard,
+    moveSlots,
+    waitAgreed,
     stop,
   };
 }
