@@ -1,8 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { NotifyError } from '@notify/core';
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+/** Node >= 20.12 hashes in one call (no Hash object, on every request); engines allow 20.10, which falls back. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const digest = (text: string): Buffer => (oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest());
 
 /**
  * Bearer API keys → tenant. Keys are compared as SHA-256 digests with timingSafeEqual, against
@@ -13,13 +15,13 @@ export function createKeyring(keys: readonly { key: string; tenant: string }[]) 
   return (presented: string): string | undefined => {
     const candidate = digest(presented);
     let tenant: string | undefined;
-    for (const entry of entries) if (timingSafeEqual(entry.digest, candidate)) tenant = entry.tenant;
+    for (const entry of entries) if (crypto.timingSafeEqual(entry.digest, candidate)) tenant = entry.tenant;
     return tenant;
   };
 }
 
 function bearer(req: Request): string | undefined {
-  const header = req.get('authorization');
+  const header = req.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1];
 }

@@ -16,6 +16,28 @@ describe('identity', () => {
     expect(payloadFingerprint({ a: 1, b: 2 })).toBe(payloadFingerprint({ b: 2, a: 1 }));
     expect(payloadFingerprint({ a: 1 })).not.toBe(payloadFingerprint({ a: 2 }));
   });
+
+  it('keeps the fingerprints and ids already stored (pinned values: a change would answer 422 to a retry)', () => {
+    const request = {
+      eventId: 'order-1',
+      priority: 'urgent',
+      recipient: { id: 'u1', addresses: { sms: '+905551112233', email: 'A@Example.com' }, preferences: ['sms', 'email'] },
+      content: { title: 'Şişli "quoted"', body: 'b\n\u2028', data: { z: [1, { b: null, a: true }], a: 1.5, é: 'x', A: undefined } },
+    };
+    expect(payloadFingerprint(request)).toBe('f6fcce9cb4ce9684750591067a5c6c62766a1fd8728bf6553b4410db1c02fcf2');
+    expect(stableStringify([1, undefined, 'x', null, {}, []])).toBe('[1,,"x",null,{},[]]');
+    expect(notificationId('t', 'e', 'r')).toBe('a77b4fcaee95c36f3bdaefc3d1fd5dc0');
+    expect(recipientHash('t', 'r')).toBe('5dc04f8f5b03f79b2eb1b9711f6253d8');
+  });
+
+  it('answers each recipient pair with its own hash when pairs alternate', () => {
+    const a = recipientHash('t', 'r1');
+    const b = recipientHash('t', 'r2');
+    expect(recipientHash('t', 'r1')).toBe(a);
+    expect(recipientHash('t2', 'r1')).not.toBe(a);
+    expect(recipientHash('t', 'r2')).toBe(b);
+    expect(notificationId('t', 'e', 'r2').slice(28)).toBe(b.slice(0, 4));
+  });
 });
 
 describe('notification request schema', () => {

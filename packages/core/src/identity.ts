@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Channel } from './channels';
 
 /**
@@ -18,8 +18,15 @@ export function notificationId(tenant: string, eventId: string, recipientId: str
 
 /** The key stored recipients live under: tenant-scoped and free of PII. */
 export function recipientHash(tenant: string, recipientId: string): string {
-  return sha256Hex(JSON.stringify(['recipient', tenant, recipientId])).slice(0, 32);
+  // Intake asks for the same pair twice in a row (inside notificationId, then for the record):
+  // the last answer is kept so the second costs no hash.
+  if (tenant === lastRecipient.tenant && recipientId === lastRecipient.recipientId) return lastRecipient.hash;
+  const hash = sha256Hex(JSON.stringify(['recipient', tenant, recipientId])).slice(0, 32);
+  lastRecipient = { tenant, recipientId, hash };
+  return hash;
 }
+
+let lastRecipient = { tenant: '', recipientId: '', hash: '' };
 
 /** The provider-facing idempotency key: the same for every call of one notification. */
 export function providerIdempotencyKey(notificationIdValue: string): string {
@@ -44,17 +51,39 @@ export function payloadFingerprint(payload: unknown): string {
   return sha256Hex(stableStringify(payload));
 }
 
+/**
+ * JSON with object keys sorted (UTF-16 code unit order) and undefined members left out. The
+ * output is what fingerprints already stored were computed from: it must never change (an
+ * array's undefined element stays an empty slot, as `[...].join` wrote it). Written with plain
+ * loops and concatenation: it runs on every accepted notification.
+ */
 export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) out += ',';
+      out += stableStringify(value[i]) ?? '';
+    }
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (const key of keys) {
+      const member = record[key];
+      if (member === undefined) continue;
+      if (out.length > 1) out += ',';
+      out += `${JSON.stringify(key)}:${stableStringify(member)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value);
 }
 
+/** Node >= 20.12 hashes in one call (no Hash object); engines allow 20.10, which falls back. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }

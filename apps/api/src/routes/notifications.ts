@@ -1,14 +1,47 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
 import { createNotificationLookup, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
+import { sendJson } from '../tracking/send-json';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 
+/**
+ * Content-Type header → is it application/json, for requests with a body (type-is parses the
+ * header each time; a client sends the same one or two forever). Without a body `req.is` says
+ * no whatever the header, so those are not cached (type-is's own body test, repeated here).
+ */
+const jsonTypes = new Map<string, boolean>();
+
 function requireJson(req: Request): void {
-  if (!req.is('application/json')) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
+  const type = req.headers['content-type'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+  let json = type !== undefined && hasBody ? jsonTypes.get(type) : undefined;
+  if (json === undefined) {
+    json = Boolean(req.is('application/json'));
+    if (type !== undefined && hasBody) {
+      if (jsonTypes.size >= 64) jsonTypes.clear();
+      jsonTypes.set(type, json);
+    }
+  }
+  if (!json) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
+}
+
+/**
+ * POST /v1/notifications: one notification, 202 accepted or 200 duplicate. A handler of its own
+ * so the app can route the busiest request straight to it (app.ts), not through the router below.
+ */
+export function acceptOne(deps: { intake: IntakeService; isDraining: () => boolean }): (req: Request, res: Response) => Promise<void> {
+  return async (req, res) => {
+    if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
+    requireJson(req);
+    const result = await deps.intake.accept(res.locals.tenant as string, req.body);
+    const duplicate = result.kind === 'duplicate';
+    // sendJson, not res.json: no ETag hash of a body no one revalidates.
+    sendJson(res, duplicate ? 200 : 202, { id: result.id, status: result.status, duplicate }, { location: `/v1/notifications/${result.id}` });
+  };
 }
 
 /**
@@ -32,16 +65,7 @@ export function notificationsRouter(deps: {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
 
-  router.post('/', async (req, res) => {
-    refuseWhileDraining();
-    requireJson(req);
-    const result = await deps.intake.accept(res.locals.tenant as string, req.body);
-    const duplicate = result.kind === 'duplicate';
-    res
-      .status(duplicate ? 200 : 202)
-      .location(`/v1/notifications/${result.id}`)
-      .json({ id: result.id, status: result.status, duplicate });
-  });
+  router.post('/', acceptOne(deps));
 
   router.post('/batch', async (req, res) => {
     refuseWhileDraining();
@@ -49,7 +73,7 @@ export function notificationsRouter(deps: {
     const { notifications } = parseOrThrow(batchRequestSchema, req.body);
     const results = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
     const count = (predicate: (r: (typeof results)[number]) => boolean) => results.filter(predicate).length;
-    res.status(200).json({
+    sendJson(res, 200, {
       accepted: count((r) => r.httpStatus === 202),
       duplicates: count((r) => r.httpStatus === 200),
       rejected: count((r) => r.httpStatus >= 400),
