@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ProcessGroup, startProcessPlatform, type ProcessPlatform } from '@notify/platform-kit';
 import { holdRate, type BenchTarget, type RateResult } from './pipeline/hold-rate';
-import { nodeConnection, sampleNodes, spreadOf, type DataNode, type Spread } from './cluster/spread';
+import { keyCensus, nodeConnection, sampleNodes, spreadOf, type DataNode, type KeyCensus, type Spread } from './cluster/spread';
 
 const BENCH_TENANT = 'bench';
 const BENCH_API_KEY = 'bench-key-000000000000000000001';
@@ -61,6 +61,8 @@ export interface ModeResult {
   /** Over the steady window: the api's and all workers' CPU per delivered notification (what sizes their processes). */
   apiCpuUsPerNotification: number | null;
   workersCpuUsPerNotification: number | null;
+  /** Per data node at the end: keys per family and per hash tag (what makes a master's key share uneven). */
+  census: { label: string; census: KeyCensus }[];
 }
 
 const f = (v: number | null | undefined, d = 0) => (v === null || v === undefined ? 'n/a' : v.toFixed(d));
@@ -142,6 +144,7 @@ async function runMode(
       urgentSample: 1_000,
     });
     const after = { masters: await sampleNodes(nodes.masters), replicas: await sampleNodes(nodes.replicas) };
+    const census = await Promise.all(nodes.masters.map(async (node) => ({ label: node.label, census: await keyCensus(node.redis) })));
     const masters = spreadOf(nodes.masters, before.masters, after.masters);
     const replicaCpuSeconds = nodes.replicas.length > 0 ? spreadOf(nodes.replicas, before.replicas, after.replicas).cpuSeconds : null;
     const n = hold.wholeRun?.notifications ?? 0;
@@ -165,6 +168,7 @@ async function runMode(
       commandsPerNotification: per(masters.commands),
       apiCpuUsPerNotification: perDelivered(cpuOf('api')),
       workersCpuUsPerNotification: perDelivered(cpuOf('worker')),
+      census,
     };
   } finally {
     for (const node of [...nodes.masters, ...nodes.replicas]) node.redis.disconnect();
@@ -192,6 +196,15 @@ function format(results: readonly ModeResult[], header: string): string {
     out.push('| node | Redis CPU s | CPU share | keys | keys share | memory delta MB |', '|---|---|---|---|---|---|');
     for (const n of r.masters.nodes)
       out.push(`| ${n.label} | ${n.cpuSeconds.toFixed(2)} | ${pct(n.cpuShare)} | ${n.keys} | ${pct(n.keysShare)} | ${(n.usedMemoryDelta / 1e6).toFixed(1)} |`);
+    // Which keys each node holds: a node whose share is off shows the family or the tag that makes it so.
+    for (const { label, census } of r.census) {
+      const top = (rows: [string, number][], k: number) =>
+        rows
+          .slice(0, k)
+          .map(([name, count]) => `${name} ${count}`)
+          .join(', ');
+      out.push(`keys of ${label}: ${census.tags.length} tags (most: ${top(census.tags, 3)}); families: ${top(census.families, 8)}`);
+    }
     if (r.masters.nodes.length > 1)
       out.push(
         `spread: CPU within ±${pct(r.masters.cpuDeviation)}, keys within ±${pct(r.masters.keysDeviation)} of an even share (goal ±20 %)` +

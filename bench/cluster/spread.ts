@@ -88,3 +88,39 @@ export function nodeConnection(host: string, port: number): Redis {
   redis.on('error', () => undefined);
   return redis;
 }
+
+/** A key's family: partition tags as `{p}`, other tags kept, ids and numbers as `*` (`{p}:n:*`, `{p}:q:push-urgent:*`, `{notify:procs}:proc:*`). */
+export function keyFamily(key: string): string {
+  return key
+    .replace(/^\{notify(?::\d+:\d+)?\}/, '{p}')
+    .replace(/[0-9a-f]{8,}/g, '*')
+    .replace(/\d+/g, '*');
+}
+
+export interface KeyCensus {
+  /** Keys per family, most first. */
+  families: [string, number][];
+  /** Keys per hash tag (`{notify:3:611}`, `{notify:procs}`, `(none)`), most first. */
+  tags: [string, number][];
+  scanned: number;
+}
+
+/** Keys per family and per hash tag on one node (SCAN: the node's own keys), at most `limit` keys. */
+export async function keyCensus(redis: Redis, limit = 500_000): Promise<KeyCensus> {
+  const families = new Map<string, number>();
+  const tags = new Map<string, number>();
+  const bump = (map: Map<string, number>, k: string) => map.set(k, (map.get(k) ?? 0) + 1);
+  let cursor = '0';
+  let scanned = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'COUNT', 1_000);
+    cursor = next;
+    for (const key of keys) {
+      bump(families, keyFamily(key));
+      bump(tags, /^\{[^}]+\}/.exec(key)?.[0] ?? '(none)');
+    }
+    scanned += keys.length;
+  } while (cursor !== '0' && scanned < limit);
+  const sorted = (map: Map<string, number>) => [...map.entries()].sort((a, b) => b[1] - a[1]);
+  return { families: sorted(families), tags: sorted(tags), scanned };
+}
