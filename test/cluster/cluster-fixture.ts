@@ -8,6 +8,7 @@ import {
   type PrivateRedisCluster,
   type PrivateRedisClusterOptions,
 } from '@notify/platform-kit';
+import { Agent, request as undiciRequest } from 'undici';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /** Partitions the cluster tests run with (the issue's example; spread over 3 masters, each holds 5 or 6). */
@@ -170,4 +171,136 @@ export function describeAccounting(what: string, a: Accounting): string {
     `${what}: accepted ${a.accepted}, delivered once ${a.deliveredOnce}, lost ${a.lost.length}, duplicated ${a.duplicated.length}, ` +
     `stuck ${a.stuck.length}, terminal undelivered ${a.undelivered.length}`
   );
+}
+
+/** One client's notification offered by `offerAtRate`: every answer it got (0 = no answer) and the last. */
+export interface OfferResult {
+  index: number;
+  /** The id of a 202/200. */
+  id?: string;
+  /** The last answer's status (after the retries). */
+  final: number;
+  answers: number[];
+  /** 503s without a Retry-After header. */
+  unavailableWithoutRetryAfter: number;
+  /** Answers other than 202/200/503 and requests without an answer, described (status, code, message). */
+  errors: string[];
+  /** When it was first sent and when its last answer came, ms after the first offer. */
+  sentAt: number;
+  doneAt: number;
+}
+
+/**
+ * One connection per request (undici: pipelining 0 turns keep-alive off): a reused keep-alive
+ * socket the server closes as a request goes out ("other side closed") is a race of the
+ * client's pool, not an answer of the api, and on a starved machine it is frequent.
+ */
+const noKeepAlive = new Agent({ pipelining: 0, connections: 4_096 });
+
+/** POSTs one notification; status 0 when no answer came (connection refused, reset, or 30 s without one). */
+async function postNotification(apiUrl: string, body: unknown): Promise<{ status: number; id?: string; retryAfter?: number; error?: string }> {
+  try {
+    const res = await undiciRequest(`${apiUrl}/v1/notifications`, {
+      method: 'POST',
+      dispatcher: noKeepAlive,
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+    const json = (await res.body.json().catch(() => ({}))) as { id?: string; error?: { code?: string; message?: string } };
+    const retryAfter = res.headers['retry-after'];
+    return {
+      status: res.statusCode,
+      ...(json.id ? { id: json.id } : {}),
+      ...(typeof retryAfter === 'string' ? { retryAfter: Number(retryAfter) } : {}),
+      ...(json.error ? { error: `${json.error.code}: ${json.error.message}` } : {}),
+    };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return { status: 0, error: `${(error as Error).message}${code ? ` (${code})` : ''}` };
+  }
+}
+
+/**
+ * Offers `bodies` as single POSTs at `ratePerSecond` (open loop: the i-th is sent at i/rate s,
+ * whatever the earlier ones are waiting for), as clients would: a 503 is retried with the same
+ * body after its Retry-After, and so is a request that got no answer, after 1 s (the
+ * idempotency key makes both safe), at most `maxTries` times in all. `onOffered` hears how many were sent so far (a test kills nodes on it).
+ */
+export async function offerAtRate(
+  apiUrl: string,
+  bodies: readonly unknown[],
+  ratePerSecond: number,
+  options: { maxTries: number; onOffered?: (count: number) => void },
+): Promise<OfferResult[]> {
+  const start = Date.now();
+  const offer = async (index: number): Promise<OfferResult> => {
+    const result: OfferResult = { index, final: 0, answers: [], unavailableWithoutRetryAfter: 0, errors: [], sentAt: Date.now() - start, doneAt: 0 };
+    for (let tries = 1; tries <= options.maxTries; tries += 1) {
+      const answer = await postNotification(apiUrl, bodies[index]);
+      result.answers.push(answer.status);
+      result.final = answer.status;
+      result.doneAt = Date.now() - start;
+      if (answer.status === 202 || answer.status === 200) {
+        result.id = answer.id;
+        return result;
+      }
+      if (answer.status !== 503 && answer.status !== 0) {
+        result.errors.push(`${answer.status} ${answer.error ?? ''}`.trim());
+        return result;
+      }
+      if (answer.status === 0) result.errors.push(`no answer: ${answer.error ?? ''}`);
+      if (answer.status === 503 && answer.retryAfter === undefined) result.unavailableWithoutRetryAfter += 1;
+      // The client's back-off, as the 503 asks, or 1 s after no answer (a protocol delay, not a test waiting on time).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, answer.retryAfter ?? 1) * 1_000));
+    }
+    return result;
+  };
+  const running: Promise<OfferResult>[] = [];
+  for (let i = 0; i < bodies.length; i += 1) {
+    const due = start + (i * 1_000) / ratePerSecond;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    running.push(offer(i));
+    options.onOffered?.(i + 1);
+  }
+  return Promise.all(running);
+}
+
+/**
+ * Waits (bounded) until every accepted notification is terminal through the status API (only
+ * the open ones are read again; no wait on a delivery count, so notifications that end failed
+ * cost no time), then accounts for them at the providers' side. A timeout returns the
+ * accounting as it is (its `stuck` says what never ended).
+ */
+export async function settleOpenAndAccount(platform: TestPlatform, ids: readonly string[], timeoutMs: number): Promise<Accounting> {
+  const deadline = Date.now() + timeoutMs;
+  let open = [...ids];
+  while (open.length > 0 && Date.now() < deadline) {
+    const views = await mapLimited(open, 16, (id) => readView(platform.api.url, id).catch(() => undefined));
+    open = open.filter((_, i) => {
+      const view = views[i];
+      return !view || !isTerminal(view.status);
+    });
+    if (open.length > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return accountFor(platform, ids);
+}
+
+/** The offers per `bucketMs` of their first sending: how many, their final answers, the slowest (for a failing run's message). */
+export function offerTimeline(results: readonly OfferResult[], bucketMs = 5_000): string {
+  const buckets = new Map<number, OfferResult[]>();
+  for (const r of results) {
+    const b = Math.floor(r.sentAt / bucketMs);
+    buckets.set(b, [...(buckets.get(b) ?? []), r]);
+  }
+  return [...buckets]
+    .sort(([a], [b]) => a - b)
+    .map(([b, rs]) => {
+      const finals = new Map<number, number>();
+      for (const r of rs) finals.set(r.final, (finals.get(r.final) ?? 0) + 1);
+      const slowest = Math.max(...rs.map((r) => r.doneAt - r.sentAt));
+      return `${(b * bucketMs) / 1000}s: ${rs.length} sent, ${[...finals].map(([s, n]) => `${s}x${n}`).join(' ')}, slowest ${slowest} ms`;
+    })
+    .join('; ');
 }

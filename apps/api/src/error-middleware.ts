@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ERROR_CATALOG, NotifyError, isNotifyError, type ErrorCode } from '@notify/core';
+import { isRedisUnavailable } from '@notify/pipeline';
 import { loggedRoute } from './request-context';
 
 /**
@@ -77,6 +78,9 @@ function toNotifyError(error: unknown): NotifyError {
       if (bodyError.status !== undefined && bodyError.status >= 400 && bodyError.status < 500) {
         return new NotifyError('VALIDATION_FAILED', bodyError.message ?? 'bad request', { cause: error });
       }
+      // Redis down or failing over (a cluster's CLUSTERDOWN, closed node connections...) on any
+      // route: a 503 with Retry-After the client can retry, not a 500.
+      if (isRedisUnavailable(error)) return new NotifyError('DEPENDENCY_UNAVAILABLE', 'the store (Redis) did not answer; retry', { cause: error });
       return new NotifyError('INTERNAL', 'unexpected error', { cause: error });
   }
 }

@@ -92,7 +92,8 @@ export class IntakeService {
       const prepared = await this.prepare(tenant, request, await this.deps.gate.openChannels());
       const result = await this.reserve(prepared);
       if (result.enqueue) {
-        await this.deps.queues.enqueueStep(request.priority, result.enqueue);
+        if (result.outcome.kind === 'accepted') await this.deps.queues.enqueueFirstStep(request.priority, result.enqueue);
+        else await this.deps.queues.enqueueStep(request.priority, result.enqueue);
         await this.replicated([result.enqueue.id]);
       }
       this.deps.metrics.intakeRequests.inc({ result: result.outcome.kind, priority: request.priority });
@@ -108,7 +109,7 @@ export class IntakeService {
     const open = await this.deps.gate.openChannels().catch((e: unknown) => {
       throw this.classify(e, undefined);
     });
-    const enqueues: { index: number; priority: NotificationRequest['priority']; data: StepJobData }[] = [];
+    const enqueues: { index: number; priority: NotificationRequest['priority']; data: StepJobData; again: boolean }[] = [];
     const outcomes = new Map<number, IntakeResult>();
     await Promise.all(
       items.map(async (item, index) => {
@@ -117,7 +118,7 @@ export class IntakeService {
           const reserved = await this.reserve(await this.prepare(tenant, request, open));
           outcomes.set(index, reserved.outcome);
           this.deps.metrics.intakeRequests.inc({ result: reserved.outcome.kind, priority: request.priority });
-          if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue });
+          if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue, again: reserved.outcome.kind === 'duplicate' });
         } catch (error) {
           const failure = this.classify(error, undefined);
           results[index] = {
@@ -161,9 +162,13 @@ export class IntakeService {
   private async replicated(ids: readonly string[]): Promise<void> {
     const waiter = this.deps.replication;
     if (!waiter?.enabled || ids.length === 0) return;
-    const partitions = new Set(ids.map((id) => partitionOfId(id, this.deps.queues.partitions)));
+    const byPartition = new Map<number, string[]>();
+    for (const id of ids) {
+      const p = partitionOfId(id, this.deps.queues.partitions);
+      byPartition.set(p, [...(byPartition.get(p) ?? []), id]);
+    }
     try {
-      const results = await Promise.all([...partitions].map((p) => waiter.afterWrite(p)));
+      const results = await Promise.all([...byPartition].map(([p, written]) => waiter.afterWrite(p, written)));
       for (const result of results) this.deps.metrics.intakeReplication.inc({ result });
     } catch (error) {
       this.deps.metrics.intakeReplication.inc({ result: 'error' });
@@ -271,11 +276,22 @@ export class IntakeService {
   }
 }
 
-/** ioredis's ways of saying "Redis is not there right now" (offline queue off, retries spent, loading...). */
+/**
+ * ioredis's ways of saying "Redis is not there right now": offline queue off, retries spent,
+ * loading; and on a cluster, a failover in progress (CLUSTERDOWN, TRYAGAIN, MOVED/ASK storms
+ * that spend the redirections, a node's connection closed, slots that cannot be refreshed, a
+ * WAIT unblocked by a role change). Checked on the error and on its causes (a wrapper's
+ * `cause`, ioredis's `lastNodeError`).
+ */
 export function isRedisUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const text = `${error.name} ${error.message}`;
-  return /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|LOADING|READONLY|MISCONF|BUSY|ClusterAllFailed|CLUSTERDOWN|TRYAGAIN|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes/i.test(
-    text,
-  );
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth += 1) {
+    if (REDIS_UNAVAILABLE.test(`${e.name} ${e.message}`)) return true;
+    const next = (e as { cause?: unknown; lastNodeError?: unknown }).cause ?? (e as { lastNodeError?: unknown }).lastNodeError;
+    if (next === e) break;
+    e = next;
+  }
+  return false;
 }
+
+const REDIS_UNAVAILABLE =
+  /^(MOVED|ASK) \d|MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|Connection is aborted|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|Command timed out|LOADING|READONLY|MISCONF|BUSY|MASTERDOWN|NOREPLICAS|UNBLOCKED|ClusterAllFailed|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes/i;

@@ -1,27 +1,44 @@
 import type { Logger } from 'pino';
-import { notificationKey, pendingIntakeKey, type Channel, type Priority } from '@notify/core';
+import { isTerminal, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
+import type { StepJobData } from './job-data';
+import { recordAttempts } from './notification-record';
 
 export interface IntakeSweeperConfig {
   /** How often to look (0 turns the sweeper off). */
   intervalMs: number;
-  /** Entries younger than this are left alone: their intake is probably still running. */
+  /** Entries that made no progress for less than this are left alone: their step is probably still running or waiting. */
   minAgeMs: number;
   /** Entries handled per sweep at most. */
   batch: number;
 }
 
+/** Batches per pass at most (a set that keeps growing past this is a backlog the log shows, not a loop). */
+const MAX_BATCHES_PER_PASS = 50;
+
+/** The record fields the sweeper reads per entry, in this order. */
+const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh'] as const;
+
 /**
- * Closes the one gap intake leaves: the record (with the idempotency key) is written before
- * the first job is added, and a process that dies in between leaves a record nobody works on
- * if the client does not retry. The intake script lists every new notification in a sorted
- * set; the first step clears it. This sweeper re-adds step 1 for entries older than
- * `minAgeMs` whose record is still `accepted` (the job id is derived from the notification, so
- * re-adding an existing job is a no-op) and drops entries that moved on or expired. Every
- * worker may run one: all they do is idempotent. One sweeper per partition (`partition`,
- * default 0): the pending set and the records it reads share the partition's slot, so its
- * pipeline stays on one node of a cluster.
+ * Re-creates a step job that went missing. Two gaps leave a record that no job works on:
+ * - intake: the record (with the idempotency key) is written before the first job is added,
+ *   and a process that dies in between leaves a record nobody works on if the client does not
+ *   retry;
+ * - a failover (Redis Cluster): replication is asynchronous, so the last writes a master
+ *   acknowledged can vanish with it. A step's writes are several (record, next job, the job's
+ *   completion); the promoted replica may hold the record at step N while the job of step N
+ *   (or N+1) is gone (docs/cluster.md, Failover).
+ * So the intake script lists every new notification in a per-partition sorted set (id -> when
+ * it last made progress), each step beginning refreshes its entry, and a terminal record
+ * leaves it. This sweeper looks at entries idle for `minAgeMs`: a terminal or expired record
+ * is dropped; any other gets its current step's job added again (the job id is derived from
+ * (notification, step), so re-adding a job that exists is a no-op; a job that vanished runs,
+ * and the record decides: a step that ended is resumed, a call that was in flight is
+ * reconciled with the same provider idempotency key, never sent as a second delivery), and
+ * its entry is refreshed. Every worker may run one: all it does is idempotent. One sweeper per
+ * partition (`partition`, default 0): the set and the records share the partition's slot, so
+ * its pipelines stay on one node of a cluster.
  */
 export class IntakeSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -43,7 +60,7 @@ export class IntakeSweeper {
     this.timer.unref();
   }
 
-  /** One pass; returns how many first steps were (re-)enqueued. */
+  /** One pass; returns how many step jobs were (re-)enqueued. */
   sweep(): Promise<number> {
     this.running ??= this.pass().finally(() => {
       this.running = undefined;
@@ -57,28 +74,56 @@ export class IntakeSweeper {
     await this.running?.catch(() => undefined);
   }
 
+  /** Batch after batch until none is full (bounded: a pass never runs away), so finished entries never pile up. */
   private async pass(): Promise<number> {
-    const { redis, queues, config } = this.deps;
+    let total = 0;
+    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
+      const { handled, reAdded } = await this.batch();
+      total += reAdded;
+      if (handled < this.deps.config.batch) break;
+    }
+    return total;
+  }
+
+  private async batch(): Promise<{ handled: number; reAdded: number }> {
+    const { redis, config } = this.deps;
     const partition = this.deps.partition ?? 0;
-    const cutoff = (this.deps.now ?? Date.now)() - config.minAgeMs;
-    const ids = await redis.zrangebyscore(pendingIntakeKey(partition), '-inf', cutoff, 'LIMIT', 0, config.batch);
-    if (ids.length === 0) return 0;
+    const pending = pendingIntakeKey(partition);
+    const now = (this.deps.now ?? Date.now)();
+    const ids = await redis.zrangebyscore(pending, '-inf', now - config.minAgeMs, 'LIMIT', 0, config.batch);
+    if (ids.length === 0) return { handled: 0, reAdded: 0 };
     const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.hmget(notificationKey(id, partition), 'status', 'chan', 'priority', 'rh');
+    for (const id of ids) pipeline.hmget(notificationKey(id, partition), ...FIELDS);
     const rows = (await pipeline.exec()) ?? [];
+    const done: string[] = [];
+    const open: string[] = [];
     let enqueued = 0;
+    let resumed = 0;
     for (const [index, id] of ids.entries()) {
       const [error, fields] = rows[index] ?? [];
       if (error) throw error;
-      const [status, channel, priority, rh] = fields as (string | null)[];
-      if (status !== 'accepted' || !channel || !priority || !rh) {
-        await redis.zrem(pendingIntakeKey(partition), id);
+      const [status, step, chan, kind, priority, rh] = fields as (string | null)[];
+      if (!status || isTerminal(status as NotificationStatus) || !chan || !priority || !rh) {
+        done.push(id);
         continue;
       }
-      await queues.enqueueStep(priority as Priority, { id, rh, priority: priority as Priority, step: 1, channel: channel as Channel });
-      enqueued += 1;
+      const job: StepJobData = { id, rh, priority: priority as Priority, step: Number(step ?? 1), channel: chan as Channel };
+      // A reconciliation goes back to the provider that made the unknown call: only it holds the key.
+      if (kind === 'reconcile') {
+        const provider = recordAttempts(await redis.hgetall(notificationKey(id, partition)))
+          .filter((a) => a.channel === chan && a.outcome === 'unknown')
+          .at(-1)?.provider;
+        if (provider !== undefined) job.provider = provider;
+      }
+      await this.deps.queues.enqueueStep(job.priority, job);
+      open.push(id);
+      if (status === 'accepted') enqueued += 1;
+      else resumed += 1;
     }
-    if (enqueued > 0) this.deps.logger.info({ enqueued, partition }, 'intake sweeper re-added first steps of accepted notifications');
-    return enqueued;
+    // Terminal: out of the set. Still open: checked again after another `minAgeMs` without progress.
+    if (done.length > 0) await redis.zrem(pending, ...done);
+    if (open.length > 0) await redis.zadd(pending, 'XX', ...open.flatMap((id) => [now, id]));
+    if (open.length > 0) this.deps.logger.info({ enqueued, resumed, partition }, 'intake sweeper re-added the current step jobs of idle notifications');
+    return { handled: ids.length, reAdded: open.length };
   }
 }
