@@ -2,6 +2,7 @@ import { Pool } from 'undici';
 import { classifyProviderStatus, type Channel } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { classifyHttpFailure, parseJsonObject, scrubProviderText } from '../network-failure';
+import { postOnce } from '../post-once';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfig, type SimulatorProviderConfigInput } from './config';
 
 const CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: true, lookup: true, receipts: false });
@@ -13,7 +14,8 @@ const CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: true,
  * key (`replayed: true`), so a re-send after an unknown outcome is a reconciliation.
  * Classification is the pipeline's ProviderClient's: 2xx delivered, 429/5xx transient,
  * 408/409 unknown, other 4xx permanent; a timeout after the request went out is unknown;
- * a refused connection is transient and not sent.
+ * a refused connection is transient and not sent. The call goes through undici's dispatch
+ * API (post-once.ts): `request()`'s stream and AbortSignal cost more CPU than these answers.
  */
 export class SimulatorAdapter implements ProviderAdapter {
   readonly kind = 'simulator' as const;
@@ -40,36 +42,28 @@ export class SimulatorAdapter implements ProviderAdapter {
   async send(request: SendRequest): Promise<SendResult> {
     if (request.message.channel !== this.channel) throw new Error(`provider ${this.name} sends ${this.channel}, not ${request.message.channel}`);
     const started = performance.now();
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.#timeoutMs);
-    try {
-      const response = await this.#pool.request({
-        path: '/v1/messages',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': request.idempotencyKey },
-        // A Web Push subscription reaches the simulator as the JSON text the record keeps.
-        body: JSON.stringify({ to: typeof request.to === 'string' ? request.to : JSON.stringify(request.to), message: request.message }),
-        signal: abort.signal,
-      });
-      const body = parseJsonObject(await response.body.text());
-      const outcome = classifyProviderStatus(response.statusCode);
-      if (outcome === 'delivered') {
-        // The simulator keys its ledger by the idempotency key: that is its message id (for provider events in tests).
-        return { outcome, durationMs: elapsedMs(started), replayed: body?.replayed === true, sent: true, providerMessageId: request.idempotencyKey };
-      }
-      return {
-        outcome,
-        errorClass: typeof body?.error === 'string' ? body.error.slice(0, 60) : `http-${response.statusCode}`,
-        message: typeof body?.message === 'string' ? scrubProviderText(body.message) : `provider answered ${response.statusCode}`,
-        durationMs: elapsedMs(started),
-        sent: true,
-        ...(outcome === 'permanent' && body?.error === 'invalid-address' ? { addressInvalid: true } : {}),
-      };
-    } catch (error) {
-      return classifyHttpFailure(error, abort.signal.aborted, elapsedMs(started));
-    } finally {
-      clearTimeout(timer);
+    const answer = await postOnce(this.#pool, {
+      path: '/v1/messages',
+      headers: ['content-type', 'application/json', 'idempotency-key', request.idempotencyKey],
+      // A Web Push subscription reaches the simulator as the JSON text the record keeps.
+      body: JSON.stringify({ to: typeof request.to === 'string' ? request.to : JSON.stringify(request.to), message: request.message }),
+      timeoutMs: this.#timeoutMs,
+    });
+    if (!answer.ok) return classifyHttpFailure(answer.error, answer.timedOut, elapsedMs(started));
+    const body = parseJsonObject(answer.body);
+    const outcome = classifyProviderStatus(answer.statusCode);
+    if (outcome === 'delivered') {
+      // The simulator keys its ledger by the idempotency key: that is its message id (for provider events in tests).
+      return { outcome, durationMs: elapsedMs(started), replayed: body?.replayed === true, sent: true, providerMessageId: request.idempotencyKey };
     }
+    return {
+      outcome,
+      errorClass: typeof body?.error === 'string' ? body.error.slice(0, 60) : `http-${answer.statusCode}`,
+      message: typeof body?.message === 'string' ? scrubProviderText(body.message) : `provider answered ${answer.statusCode}`,
+      durationMs: elapsedMs(started),
+      sent: true,
+      ...(outcome === 'permanent' && body?.error === 'invalid-address' ? { addressInvalid: true } : {}),
+    };
   }
 
   async close(): Promise<void> {
