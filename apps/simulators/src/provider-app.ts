@@ -13,9 +13,16 @@ export interface ProviderAppOptions {
 
 const BODY_LIMIT = 64 * 1_024;
 
-/** Every answer the provider gives, serialized once (the simulators share the bench's cores). */
+/**
+ * Every answer the provider gives, serialized once with its header list (the simulators share
+ * the bench's cores). The body is a string: node then writes the head and the body as one
+ * string, not a head and a buffer gathered by writev.
+ */
 function answers(channel: Channel) {
-  const json = (status: number, body: object) => ({ status, body: Buffer.from(JSON.stringify(body)) });
+  const json = (status: number, body: object) => {
+    const text = JSON.stringify(body);
+    return { status, body: text, head: ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(text))] };
+  };
   return {
     delivered: json(202, { status: 'delivered', replayed: false }),
     replayed: json(200, { status: 'delivered', replayed: true }),
@@ -31,24 +38,35 @@ function answers(channel: Channel) {
 type Answer = ReturnType<typeof answers>[keyof ReturnType<typeof answers>];
 
 function send(res: ServerResponse, answer: Answer): void {
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length });
+  res.writeHead(answer.status, answer.head);
   res.end(answer.body);
 }
 
-/** The body as JSON, or undefined when it is not JSON or over the limit ('large'). */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) return 'large';
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
+/**
+ * The body as JSON, or undefined when it is not JSON, or 'large' over the limit. Read with
+ * 'data'/'end' listeners: the request's async iterator costs more than the small body.
+ */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let large = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) large = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (large) return resolve('large');
+      try {
+        resolve(JSON.parse((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    // A caller who hangs up mid-body: nothing to answer.
+    req.on('error', () => resolve(undefined));
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
