@@ -81,11 +81,11 @@ async function main(): Promise<void> {
   const latency = values['provider-latency-ms'];
   const delay = values['transient-delay-ms'];
   const extraEnv = appEnv(values['app-env']);
-  if (values['cpu-prof']) {
-    // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector hook writes the profiles.
-    extraEnv.NODE_OPTIONS = `--import ${join(__dirname, 'pipeline', 'cpu-profile-hook.mjs')}`;
-    extraEnv.BENCH_CPU_PROF_DIR = values['cpu-prof'];
-  }
+  // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector hook writes the profiles
+  // (api, workers and simulators alike).
+  const profileEnv: Record<string, string> = values['cpu-prof']
+    ? { NODE_OPTIONS: `--import ${join(__dirname, 'pipeline', 'cpu-profile-hook.mjs')}`, BENCH_CPU_PROF_DIR: values['cpu-prof'] }
+    : {};
   const drainSeconds = Number(values['drain-seconds']);
   const urgentSample = Number(values['urgent-sample']);
 
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     CASCADE_RECONCILE_DELAY_MS: delay,
     CASCADE_UNAVAILABLE_RETRY_MS: delay,
     ...extraEnv,
+    ...profileEnv,
   };
   const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   const privateRedis = (group: ProcessGroup, name: string) =>
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
       workers: count,
       apiKeys: `${BENCH_API_KEY}:${BENCH_TENANT}`,
       appEnv: platformEnv,
-      simEnv: { SIM_LATENCY_MS: latency },
+      simEnv: { SIM_LATENCY_MS: latency, ...profileEnv },
       dataDir: join(dir, `platform-${count}`),
       signal: abort.signal,
     });

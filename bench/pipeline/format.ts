@@ -93,7 +93,10 @@ export function formatResults(r: BenchReport, json: boolean): string {
       const w = x.wholeRun;
       out.push(
         `         whole hold + drain, per notification (${w.notifications}): Redis ${f(w.redisCpuUs)} µs CPU, ${f(w.scriptCalls, 2)} script calls, ` +
-          `${f(w.roundTrips, 2)} round trips, ${f(w.commands, 1)} commands`,
+          `${f(w.roundTrips, 2)} round trips, ${f(w.commands, 1)} commands; CPU µs per notification: ` +
+          Object.entries(w.cpuUs)
+            .map(([name, us]) => `${name} ${f(us)}`)
+            .join(', '),
       );
     }
   }

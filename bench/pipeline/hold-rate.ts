@@ -51,7 +51,15 @@ export interface RateResult {
    * Over the whole hold and its drain, per notification (every accepted one is terminal at the
    * end): the same costs, robust to a noisy machine and to a rate that was not sustained.
    */
-  wholeRun: { notifications: number; redisCpuUs: number | null; scriptCalls: number | null; roundTrips: number | null; commands: number | null } | null;
+  wholeRun: {
+    notifications: number;
+    redisCpuUs: number | null;
+    scriptCalls: number | null;
+    roundTrips: number | null;
+    commands: number | null;
+    /** CPU µs per notification of each process (api, worker, worker-2, simulators, redis, bench) over the hold and its drain. */
+    cpuUs: Record<string, number>;
+  } | null;
   intakeP50Ms: number | null;
   intakeP99Ms: number | null;
   urgentFirstTry: FirstTry;
@@ -102,7 +110,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
-  const start = { counts: await counts(target), redis: await sampleRedis(target.redis) };
+  const start = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
   const load = runOpenLoop({
     apiUrl: target.apiUrl,
     apiKey: target.apiKey,
@@ -139,12 +147,15 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         const run = redisCost(start.redis, await sampleRedis(target.redis));
         const n = c.terminal - start.counts.terminal;
         const per = (v: number) => (n > 0 ? v / n : null);
+        const seconds = cpuShares(start.cpu, sampleCpu(pids), 1);
+        seconds.bench = benchCpu() - start.bench;
         wholeRun = {
           notifications: n,
           redisCpuUs: per(run.cpuSeconds * 1e6),
           scriptCalls: per(run.scriptCalls),
           roundTrips: per(run.roundTrips),
           commands: per(run.commands),
+          cpuUs: Object.fromEntries(Object.entries(seconds).map(([name, s]) => [name, n > 0 ? (s * 1e6) / n : 0])),
         };
         break;
       }
