@@ -4,7 +4,7 @@
  *   npm run bench:tracking -- [--requests 48] [--long-seconds 10] [--rate 416.67]
  *     [--long-policy weighted] [--connections 256] [--overhead-calls 3000]
  *     [--search-steps 5] [--max-rate 2000] [--shed-loop-delay-ms 40] [--answer-reserve-ms 10]
- *     [--max-in-flight 256]
+ *     [--max-in-flight 256] [--cpu-prof DIR]
  *
  * The api app (one process per split policy and cancellation setting: the capacity is stated
  * per api process) and the simulators' tracking stores run as processes through
@@ -12,7 +12,9 @@
  * Everything is bounded in count and time; output is a measurement on this machine, printed
  * beside the seed's logical-clock table.
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { SEED_PUBLISHED_TABLE, slotsHeld, SPLIT_POLICY_NAMES, TRACKING_REFERENCE, type SplitPolicyName } from '@notify/budget-chain';
@@ -48,6 +50,10 @@ const opts = {
   shedLoopDelayMs: flag('shed-loop-delay-ms', 40),
   maxInFlight: flag('max-in-flight', 256),
 };
+/** --cpu-prof DIR: every api process writes DIR/api-<pid>.cpuprofile on exit (read it with bench/tracking/cpuprofile-top.ts). */
+const cpuProfIndex = process.argv.indexOf('--cpu-prof');
+const cpuProfileDir = cpuProfIndex >= 0 ? process.argv[cpuProfIndex + 1] : undefined;
+if (cpuProfIndex >= 0 && (cpuProfileDir === undefined || cpuProfileDir.startsWith('--'))) throw new Error('--cpu-prof needs a directory');
 if (process.argv.includes('--in-process')) throw new Error('--in-process is gone: bench/ runs the apps as processes only (it imports packages, never an app)');
 
 /** The TRACKING_ variables of one api process: its split policy, cancellation, and the bench's conditions. */
@@ -386,7 +392,8 @@ async function main(): Promise<void> {
   log(
     `api: one process per (policy, cancel) setting, started for its table; answer reserve ${opts.answerReserveMs} ms (+ the loop's measured delay, capped at the ${TRACKING_REFERENCE.gatewayShareMs} ms gateway share); shed on loop delay p90 > ${opts.shedLoopDelayMs || 'never'} ms or ${opts.maxInFlight || 'unbounded'} in flight`,
   );
-  const bed = await startTrackingBed();
+  if (cpuProfileDir !== undefined) mkdirSync(resolve(cpuProfileDir), { recursive: true });
+  const bed = await startTrackingBed(cpuProfileDir === undefined ? {} : { cpuProfileDir: resolve(cpuProfileDir) });
   storesPid = bed.storesPid;
   try {
     log();
@@ -417,7 +424,7 @@ async function main(): Promise<void> {
       }
     }
     log();
-    await measureOverhead(opts.overheadCalls, API_STORE_CANCEL_GRACE_MS);
+    if (opts.overheadCalls > 0) await measureOverhead(opts.overheadCalls, API_STORE_CANCEL_GRACE_MS);
     const headerBytes = Buffer.byteLength('x-request-timeout-ms: 173\r\n');
     log(
       `load average at end ${os

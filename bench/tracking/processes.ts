@@ -44,11 +44,17 @@ const KEEP_ALIVE = { HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000' };
  * (so the client, the gateway and the stores do not share an event loop), through the platform
  * kit's process group: every child is stopped at the end, or killed if the bench exits early.
  */
-export async function startTrackingBed(): Promise<TrackingBed> {
+export async function startTrackingBed(options: { cpuProfileDir?: string } = {}): Promise<TrackingBed> {
   const dir = mkdtempSync(join(tmpdir(), 'notify-bench-tracking-'));
   const group = new ProcessGroup({ logDir: dir });
   const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))) as Record<string, string>;
   const base = { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...KEEP_ALIVE };
+  // Node 20 refuses --cpu-prof in NODE_OPTIONS: the pipeline bench's preloaded inspector hook
+  // writes <dir>/api-<pid>.cpuprofile when each api process exits.
+  const profile =
+    options.cpuProfileDir === undefined
+      ? {}
+      : { NODE_OPTIONS: `--import ${join(__dirname, '..', 'pipeline', 'cpu-profile-hook.mjs')}`, BENCH_CPU_PROF_DIR: options.cpuProfileDir };
   const apiGroups = new Set<ProcessGroup>();
   const stop = async (): Promise<void> => {
     await Promise.all([...apiGroups].map((g) => g.stopAll()));
@@ -77,6 +83,7 @@ export async function startTrackingBed(): Promise<TrackingBed> {
         entry: DEFAULT_ENTRIES.api,
         env: {
           ...base,
+          ...profile,
           ...trackingEnv,
           REDIS_URL: redis.url,
           API_HOST: '127.0.0.1',

@@ -36,12 +36,17 @@ export class Deadline {
   readonly budgetMs: number;
   readonly startedAt: number;
   readonly expiresAt: number;
-  readonly signal: AbortSignal;
 
   /** The clock and timer this deadline (and its children) run on. */
   readonly clock: Clock;
   readonly timer: Timer;
-  private readonly controller = new AbortController();
+  /**
+   * Made on first use of `signal`: most deadlines (a request's branches, its steps) are only
+   * watched through `onAbort`, `race` and `aborted`, and an AbortController with its
+   * EventTarget costs microseconds to build that a query pays five times over.
+   */
+  private controller: AbortController | undefined;
+  private abortReason: Error | undefined;
   private timerHandle: TimerHandle | undefined;
   private parent: AbortSignal | undefined;
   /** Unsubscribes this deadline from the parent Deadline it was derived from (see `child`). */
@@ -58,7 +63,6 @@ export class Deadline {
     this.budgetMs = Math.max(0, options.budgetMs);
     this.startedAt = this.clock.now();
     this.expiresAt = this.startedAt + this.budgetMs;
-    this.signal = this.controller.signal;
 
     const parent = options.parent;
     if (parent?.aborted) {
@@ -66,7 +70,7 @@ export class Deadline {
       return;
     }
     if (parentDeadline?.aborted) {
-      this.abort(this.fromParent(parentDeadline.signal.reason));
+      this.abort(this.fromParent(parentDeadline.abortReason));
       return;
     }
     if (this.budgetMs <= 0) {
@@ -81,9 +85,25 @@ export class Deadline {
     if (Number.isFinite(this.budgetMs)) this.arm(this.budgetMs);
   }
 
+  /** Aborts with a DeadlineExceededError when the budget runs out, with a CancelledError on `cancel()` or the parent's abort. */
+  get signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (this.abortReason !== undefined) controller.abort(this.abortReason);
+      this.controller = controller;
+    }
+    return controller.signal;
+  }
+
+  /** Why this deadline aborted (`signal.reason`, without building the signal); undefined while it has not. */
+  get reason(): Error | undefined {
+    return this.abortReason;
+  }
+
   /** Milliseconds left, never negative; `Infinity` for an unbounded deadline. */
   remainingMs(): number {
-    if (this.signal.aborted) return 0;
+    if (this.abortReason !== undefined) return 0;
     return Math.max(0, this.expiresAt - this.clock.now());
   }
 
@@ -93,11 +113,11 @@ export class Deadline {
 
   /** True once the budget ran out (as opposed to a cancellation). */
   get expired(): boolean {
-    return this.signal.aborted && isDeadlineExceeded(this.signal.reason);
+    return this.abortReason !== undefined && isDeadlineExceeded(this.abortReason);
   }
 
   get aborted(): boolean {
-    return this.signal.aborted;
+    return this.abortReason !== undefined;
   }
 
   /**
@@ -127,9 +147,9 @@ export class Deadline {
    * rejection of the abandoned work is swallowed. The abort callback is removed either way.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.signal.aborted) {
+    if (this.abortReason !== undefined) {
       work.catch(() => undefined);
-      return Promise.reject(this.signal.reason);
+      return Promise.reject(this.abortReason);
     }
     return new Promise<T>((resolve, reject) => {
       const off = this.onAbort((reason) => {
@@ -151,12 +171,12 @@ export class Deadline {
 
   /** The caller gives up: aborts the signal with a CancelledError (no-op when already aborted). */
   cancel(reason = 'caller gave up'): void {
-    if (!this.signal.aborted) this.abort(new CancelledError(this.step, reason));
+    if (this.abortReason === undefined) this.abort(new CancelledError(this.step, reason));
   }
 
   /** Throws the abort reason if the deadline expired or was cancelled. */
   throwIfAborted(): void {
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.abortReason !== undefined) throw this.abortReason;
   }
 
   /** Unlinks from the parent and clears the timer without aborting. Idempotent. */
@@ -211,8 +231,10 @@ export class Deadline {
   }
 
   private abort(reason: Error): void {
+    if (this.abortReason !== undefined) return;
+    this.abortReason = reason;
     this.unlink();
-    this.controller.abort(reason);
+    this.controller?.abort(reason);
     const callbacks = [...this.abortCallbacks];
     this.abortCallbacks.clear();
     for (const callback of callbacks) callback(reason);

@@ -33,6 +33,19 @@ export interface RunStepOptions {
   observer?: BudgetObserver;
 }
 
+/** A StepContext whose `signal` is built only if the step's work asks for it (see Deadline.signal). */
+class ChildContext implements StepContext {
+  constructor(
+    readonly step: string,
+    readonly deadline: Deadline,
+    readonly timeoutMs: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
+  }
+}
+
 export function classify(error: unknown): Exclude<StepOutcomeKind, 'ok'> {
   if (isDeadlineExceeded(error)) return 'deadline_exceeded';
   if (isCancelled(error)) return 'cancelled';
@@ -57,7 +70,7 @@ export async function runStep<T>(parent: Deadline, step: string, shareMs: number
 
   if (parent.aborted || timeoutMs <= 0) {
     const error: unknown = parent.aborted
-      ? parent.child(step).signal.reason // derives the step-named reason; a born-aborted child holds nothing
+      ? parent.child(step).reason // derives the step-named reason; a born-aborted child holds nothing
       : new DeadlineExceededError(step, 0, { message: `${step} had no time left (budget spent by earlier steps)` });
     return finish({
       ok: false,
@@ -74,13 +87,13 @@ export async function runStep<T>(parent: Deadline, step: string, shareMs: number
 
   const child = parent.child(step, timeoutMs);
   try {
-    const value = await child.race(fn({ step, deadline: child, signal: child.signal, timeoutMs }));
+    const value = await child.race(fn(new ChildContext(step, child, timeoutMs)));
     const endedAt = parent.clock.now();
     return finish({ ok: true, kind: 'ok', value, step, timeoutMs, startedAt, endedAt, elapsedMs: endedAt - startedAt, called: true });
   } catch (caught: unknown) {
     // If the signal fired, report its reason (the step-named deadline or cancellation), even
     // when the work surfaced it wrapped, e.g. as a socket error from an aborted request.
-    const error: unknown = child.signal.aborted ? child.signal.reason : caught;
+    const error: unknown = child.reason ?? caught;
     const endedAt = parent.clock.now();
     return finish({ ok: false, kind: classify(error), error, step, timeoutMs, startedAt, endedAt, elapsedMs: endedAt - startedAt, called: true });
   } finally {
