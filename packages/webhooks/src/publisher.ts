@@ -6,7 +6,7 @@ import { toNotificationView, type RecordFields } from '@notify/pipeline';
 import type { WebhookConfig } from './config';
 import { notificationEvent, type NotificationEventType, type WebhookEvent } from './events';
 import { WEBHOOK_QUEUE_NAME, WEBHOOK_QUEUE_PREFIX, webhookJobId } from './keys';
-import type { WebhookRegistry } from './registry';
+import type { WebhookEndpoint, WebhookRegistry } from './registry';
 
 /** A webhook delivery job: one event to one endpoint. The payload is the event itself (no address, no content). */
 export interface WebhookJobData {
@@ -65,7 +65,38 @@ export class WebhookPublisher {
 
   /** Answers how many deliveries were enqueued. */
   async publishNotificationEvent(tenant: string, event: WebhookEvent): Promise<number> {
-    const endpoints = (await this.deps.registry.list(tenant)).filter((e) => !e.disabled && e.events.includes(event.type));
+    return this.enqueue(tenant, await this.listening(tenant, event.type), event);
+  }
+
+  /**
+   * The hook the step processor calls where a notification ends (or an attempt failed). It
+   * asks the record's tenant first and reads the whole record (the status object as the api
+   * shows it) only when an endpoint of that tenant listens to the event: most tenants have
+   * none, and the whole record, its view and the event's id cost the worker CPU on every
+   * delivery (docs/benchmarks-pipeline.md, "Worker and simulator CPU").
+   */
+  stepEvents(): StepEventSink {
+    return {
+      publish: async ({ type, notificationId, step }) => {
+        const key = notificationKey(notificationId, partitionOfId(notificationId, this.deps.partitions ?? 1));
+        const tenant = await this.deps.redis.hget(key, 'tenant');
+        if (!tenant) return; // expired or archived already: nothing to say
+        const endpoints = await this.listening(tenant, type);
+        if (endpoints.length === 0) return;
+        const fields = (await this.deps.redis.hgetall(key)) as RecordFields;
+        if (!fields.id || !fields.tenant) return;
+        const now = (this.deps.now ?? Date.now)();
+        await this.enqueue(fields.tenant, endpoints, notificationEvent(type, toNotificationView(fields), now, type === 'attempt.failed' ? step : undefined));
+      },
+    };
+  }
+
+  /** The tenant's endpoints that listen to `type` and are not disabled. */
+  private async listening(tenant: string, type: WebhookEvent['type']): Promise<WebhookEndpoint[]> {
+    return (await this.deps.registry.list(tenant)).filter((e) => !e.disabled && e.events.includes(type));
+  }
+
+  private async enqueue(tenant: string, endpoints: WebhookEndpoint[], event: WebhookEvent): Promise<number> {
     if (endpoints.length === 0) return 0;
     await this.deps.queue.addBulk(
       endpoints.map((endpoint) => ({
@@ -75,25 +106,5 @@ export class WebhookPublisher {
       })),
     );
     return endpoints.length;
-  }
-
-  /**
-   * The hook the step processor calls where a notification ends (or an attempt failed): reads
-   * the record once (its tenant, and the status object as the api shows it) and publishes.
-   */
-  stepEvents(): StepEventSink {
-    return {
-      publish: async ({ type, notificationId, step }) => {
-        const fields = (await this.deps.redis.hgetall(
-          notificationKey(notificationId, partitionOfId(notificationId, this.deps.partitions ?? 1)),
-        )) as RecordFields;
-        if (!fields.id || !fields.tenant) return; // expired or archived already: nothing to say
-        const now = (this.deps.now ?? Date.now)();
-        await this.publishNotificationEvent(
-          fields.tenant,
-          notificationEvent(type, toNotificationView(fields), now, type === 'attempt.failed' ? step : undefined),
-        );
-      },
-    };
   }
 }
