@@ -45,14 +45,7 @@ async function main(): Promise<void> {
     await post(`${bed.storesUrl}/control/reset`, {});
     await post(`${bed.storesUrl}/control/tariff`, { mode: slow ? 'slow' : 'healthy' });
     await post(`${bed.storesUrl}/control/cancellation`, { honour: true });
-    // The api's own background (loop-delay sampling, shedder window, Redis, metrics) costs CPU
-    // whether queries come or not: measured idle first and subtracted, so a slow closed loop
-    // does not spread it over few queries.
-    const idle0 = processCpuMs(api.pid) ?? Number.NaN;
-    const idleT0 = performance.now();
-    await new Promise((r) => setTimeout(r, 5000));
-    const idleMsPerS = ((processCpuMs(api.pid) ?? Number.NaN) - idle0) / ((performance.now() - idleT0) / 1000);
-    console.log(`api idle: ${idleMsPerS.toFixed(1)} ms of CPU per second`);
+    let idleMsPerS = 0;
     const perRound: number[] = [];
     for (let round = 0; round <= rounds; round += 1) {
       const statuses = new Map<number, number>();
@@ -73,8 +66,18 @@ async function main(): Promise<void> {
       const seen = [...statuses.entries()].map(([s, n]) => `${s}:${n}`).join(' ');
       // Round 0 warms the JIT and the connection pools; it is printed, not counted.
       if (round > 0) perRound.push(us);
+      else {
+        // The api's own background (loop-delay sampling, shedder window, Redis, metrics) costs CPU
+        // whether queries come or not: measured once warm, and subtracted from every counted round,
+        // so a slow closed loop does not spread it over few queries.
+        const idle0 = processCpuMs(api.pid) ?? Number.NaN;
+        const idleT0 = performance.now();
+        await new Promise((r) => setTimeout(r, 5000));
+        idleMsPerS = ((processCpuMs(api.pid) ?? Number.NaN) - idle0) / ((performance.now() - idleT0) / 1000);
+        console.log(`api idle: ${idleMsPerS.toFixed(1)} ms of CPU per second`);
+      }
       console.log(
-        `${round === 0 ? 'warm-up' : `round ${round}`}: ${queries} queries in ${seconds.toFixed(1)} s, api CPU ${us.toFixed(0)} µs/query beyond idle (${seen})`,
+        `${round === 0 ? 'warm-up' : `round ${round}`}: ${queries} queries in ${seconds.toFixed(1)} s, api CPU ${us.toFixed(0)} µs/query${round > 0 ? ' beyond idle' : ''} (${seen})`,
       );
     }
     console.log(

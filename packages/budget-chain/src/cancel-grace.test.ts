@@ -28,11 +28,14 @@ describe('budgetedGetJson with cancelGraceMs', () => {
   let cutOff = 0;
   let honoured = 0;
   let ignoring = 0;
+  /** The client port of each request served by /ok and /ignores, in order: which socket carried it. */
+  const ports: (number | undefined)[] = [];
 
   beforeAll(async () => {
     const app = express();
     app.use(deadlineMiddleware({ step: 'store', transitAllowanceMs: 1 }));
-    app.get('/ok', (_req, res) => {
+    app.get('/ok', (req, res) => {
+      ports.push(req.socket.remotePort);
       res.json({ ok: true });
     });
     // Honours its propagated deadline: stops and answers 504 at it.
@@ -50,6 +53,7 @@ describe('budgetedGetJson with cancelGraceMs', () => {
     // Ignores it: works to the end unless the socket closes.
     app.get('/ignores/:ms', (req, res) => {
       ignoring += 1;
+      ports.push(req.socket.remotePort);
       const timer = setTimeout(() => res.json({ waited: Number(req.params.ms) }), Number(req.params.ms));
       res.once('close', () => {
         clearTimeout(timer);
@@ -105,6 +109,32 @@ describe('budgetedGetJson with cancelGraceMs', () => {
       const error = await budgetedGetJson(`${base}/ignores/60000`, { deadline, dispatcher: agent, cancelGraceMs: 20 }).catch((e: unknown) => e);
       expect(isDeadlineExceeded(error)).toBe(true);
       await waitUntil(() => cutOff === 1);
+    } finally {
+      await agent.destroy();
+    }
+  });
+
+  it('never sends a read still queued for a socket when its caller gives up, and leaves the socket open', async () => {
+    const agent = createKeepAliveAgent({ connections: 1 });
+    const servedBefore = ignoring;
+    const portsBefore = ports.length;
+    try {
+      // The one socket is busy with a read that the server answers after 300 ms.
+      const busy = budgetedGetJson(`${base}/ignores/300`, { deadline: new Deadline({ budgetMs: 10_000, step: 'busy' }), dispatcher: agent });
+      await waitUntil(() => ignoring === servedBefore + 1);
+      const deadline = new Deadline({ budgetMs: 60_000, step: 'queued' });
+      const queued = budgetedGetJson(`${base}/ignores/1`, { deadline, dispatcher: agent, cancelGraceMs: 100 });
+      deadline.cancel('client went away');
+      expect(isCancelled(await queued.catch((e: unknown) => e))).toBe(true);
+      await expect(busy).resolves.toEqual({ waited: 300 });
+      await expect(budgetedGetJson(`${base}/ok`, { deadline: new Deadline({ budgetMs: 10_000, step: 'after' }), dispatcher: agent })).resolves.toEqual({
+        ok: true,
+      });
+      // The queued read never reached the server, and the busy read's socket carried the next one.
+      expect(ignoring).toBe(servedBefore + 1);
+      expect(cutOff).toBe(0);
+      const [busyPort, nextPort] = ports.slice(portsBefore);
+      expect(nextPort).toBe(busyPort);
     } finally {
       await agent.destroy();
     }

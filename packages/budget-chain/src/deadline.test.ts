@@ -44,6 +44,27 @@ describe('Deadline', () => {
     expect(time.pending()).toBe(0);
   });
 
+  it('expireNow() ends the budget early as an expiry: children run out of time, they are not cancelled', () => {
+    const time = new ManualTime();
+    const request = start(time, 200, 'tracking');
+    const child = request.child('measurement', 120);
+    const seen: unknown[] = [];
+    child.onAbort((reason) => seen.push(reason));
+    request.expireNow('tracking answered at its deadline');
+    expect(request.expired).toBe(true);
+    expect(request.reason?.message).toBe('tracking answered at its deadline');
+    expect(child.expired).toBe(true);
+    expect(isDeadlineExceeded(seen[0])).toBe(true);
+    expect(isCancelled(seen[0])).toBe(false);
+    // The signal, built after the abort, is born aborted with the same reason.
+    expect(child.signal.aborted).toBe(true);
+    expect(child.signal.reason).toBe(child.reason);
+    request.expireNow();
+    request.cancel();
+    expect(request.expired).toBe(true);
+    expect(time.pending()).toBe(0);
+  });
+
   it('is born aborted when derived from an aborted parent or with no budget left', () => {
     const time = new ManualTime();
     const parent = start(time, 100);

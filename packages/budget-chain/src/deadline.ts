@@ -174,6 +174,16 @@ export class Deadline {
     if (this.abortReason === undefined) this.abort(new CancelledError(this.step, reason));
   }
 
+  /**
+   * Ends the budget now, as if it had run out: aborts with a DeadlineExceededError, so children
+   * and their calls treat it as an expiry (a read may drain its dependency's 504 within its
+   * cancel grace), not as a cancellation. For an answer written at the deadline, a few ms early
+   * by design (see answerBy). No-op when already aborted.
+   */
+  expireNow(message?: string): void {
+    if (this.abortReason === undefined) this.abort(new DeadlineExceededError(this.step, this.budgetMs, message === undefined ? {} : { message }));
+  }
+
   /** Throws the abort reason if the deadline expired or was cancelled. */
   throwIfAborted(): void {
     if (this.abortReason !== undefined) throw this.abortReason;

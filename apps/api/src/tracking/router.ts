@@ -140,8 +140,13 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
         };
         const guarded = guardAnswer(late, budget);
         answer(guarded.status, guarded.outcome, guarded.body);
-        // Stop the reads nobody will use (their outcomes are still counted by step).
-        deadline.cancel('answered at the deadline');
+        // Stop the reads nobody will use (their outcomes are still counted by step), as an
+        // expiry, not a cancellation: the guard answers at the deadline (less its reserve), and
+        // every read's propagated deadline ends by then or within that reserve, so its store
+        // stops and answers 504, drained inside the cancel grace on the same socket. Cancelling
+        // closed one socket per guarded answer, and the reconnects cost the api CPU exactly when
+        // it was late (docs/benchmarks-tracking.md).
+        deadline.expireNow('tracking answered at its deadline');
       });
       try {
         const result = await runTrackingQuery(deadline, id.value, watched.stores, {
