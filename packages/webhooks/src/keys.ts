@@ -11,7 +11,22 @@ export const WEBHOOK_KEY_PREFIX = '{notify:webhooks}';
 export const WEBHOOK_QUEUE_PREFIX = `${WEBHOOK_KEY_PREFIX}:q`;
 export const WEBHOOK_QUEUE_NAME = 'webhooks';
 
-const tenantHash = (tenant: string) => createHash('sha256').update(tenant).digest('hex').slice(0, 32);
+/**
+ * Tenants' hashed names, remembered: the worker asks for a tenant's key on every delivery (the
+ * step hook lists the tenant's endpoints), and a sha256 each time showed in its profile. Bounded:
+ * emptied when it reaches TENANT_HASHES_KEPT tenants.
+ */
+const tenantHashes = new Map<string, string>();
+const TENANT_HASHES_KEPT = 10_000;
+function tenantHash(tenant: string): string {
+  let hash = tenantHashes.get(tenant);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(tenant).digest('hex').slice(0, 32);
+    if (tenantHashes.size >= TENANT_HASHES_KEPT) tenantHashes.clear();
+    tenantHashes.set(tenant, hash);
+  }
+  return hash;
+}
 
 /** The set of a tenant's endpoint ids (tenant hashed: key names carry no tenant name). */
 export function webhookTenantKey(tenant: string): string {
