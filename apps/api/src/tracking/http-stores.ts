@@ -21,8 +21,10 @@ export interface HttpTrackingStoresOptions {
 
 /** Store reads over HTTP: GET `<base>/stores/<store>/<id>` with the step's remaining time. */
 export function createHttpTrackingStores(options: HttpTrackingStoresOptions): TrackingStores {
+  const base = (store: TrackingStep): string => `${options.storeUrls[store].replace(/\/+$/, '')}/stores/${store}/`;
+  const bases: Readonly<Record<TrackingStep, string>> = { 'delivery-ops': base('delivery-ops'), tariff: base('tariff'), measurement: base('measurement') };
   const read = async <S extends z.ZodType>(store: TrackingStep, schema: S, context: StepContext, shipmentId: string): Promise<z.infer<S>> => {
-    const url = `${options.storeUrls[store].replace(/\/+$/, '')}/stores/${store}/${encodeURIComponent(shipmentId)}`;
+    const url = `${bases[store]}${encodeURIComponent(shipmentId)}`;
     const body = await budgetedGetJson(url, {
       deadline: context.deadline,
       step: context.step,
