@@ -1,8 +1,20 @@
+import { stepJobId } from '@notify/core';
+import { ChannelQueues } from '@notify/pipeline';
 import { freePort } from '@notify/platform-kit';
+import { createRedis, parseClusterNodes } from '@notify/runtime';
 import { spawnApp, spawnKillableWorker, type AppProcess } from '../harness/app-process';
 import { type TestPlatform } from '../harness/platform';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
-import { describeAccounting, offerAtRate, offerTimeline, readView, settleOpenAndAccount, startClusterPlatform, type OfferResult } from './cluster-fixture';
+import {
+  CLUSTER_PARTITIONS,
+  describeAccounting,
+  offerAtRate,
+  offerTimeline,
+  readView,
+  settleOpenAndAccount,
+  startClusterPlatform,
+  type OfferResult,
+} from './cluster-fixture';
 
 /**
  * Issue 13.4, the failover acceptance: 3,000 notifications POSTed at ~150/s to the platform on a
@@ -115,7 +127,30 @@ it('loses nothing, delivers nothing twice and leaves nothing stuck across two ma
     }
     const logLines = (worker?.output() ?? '').split('\n').filter((l) => /"level":(40|50)/.test(l));
     process.stdout.write(`worker warnings/errors (${logLines.length}), last ones:\n${logLines.slice(-10).join('\n').slice(0, 8_000)}\n`);
-    process.stdout.write(`worker output, the end:\n${(worker?.output() ?? '').slice(-3_000)}\n`);
+    // Where the stuck ones' step jobs are (BullMQ state, attempts, last error).
+    const redis = createRedis({ url: platform.redis.url, clusterNodes: parseClusterNodes(platform.cluster.nodesEnv) ?? [] }, 'producer');
+    const queues = new ChannelQueues(redis, CLUSTER_PARTITIONS);
+    for (const id of account.stuck.slice(0, 6)) {
+      const view = await readView(platform.api.url, id).catch(() => undefined);
+      const step = Math.max(1, view?.attempts.length ?? 0) + (view?.status === 'accepted' || view?.attempts.at(-1)?.outcome === undefined ? 0 : 1);
+      const found: string[] = [];
+      for (const channel of ['push', 'sms', 'email'] as const) {
+        const job = await queues.forNotification(id, channel, view?.priority ?? 'urgent').getJob(stepJobId(id, step));
+        if (job)
+          found.push(
+            `${channel} ${job.id} ${await job.getState()} made ${job.attemptsMade} delay ${job.delay} failed '${(job.failedReason ?? '').slice(0, 120)}'`,
+          );
+      }
+      process.stdout.write(`stuck ${id} (${view?.status} step ${step}): ${found.join('; ') || 'no step job'}\n`);
+    }
+    await queues.close();
+    redis.disconnect();
+    const failures = new Map<string, number>();
+    for (const line of (worker?.output() ?? '').split('\n').filter((l) => l.includes('"level":40'))) {
+      const message = (/"message":"([^"]{0,160})/.exec(line)?.[1] ?? line.slice(0, 160)).replace(/[0-9a-f]{32}/g, '<id>');
+      failures.set(message, (failures.get(message) ?? 0) + 1);
+    }
+    process.stdout.write(`worker warnings by message: ${[...failures].map(([m, n]) => `${n}x ${m}`).join(' | ')}\n`);
   }
 
   // Intake during the failovers: 202/200, or 503 with Retry-After; never a 500. (A request that
