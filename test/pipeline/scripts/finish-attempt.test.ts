@@ -1,4 +1,4 @@
-import { archiveQueueKey, notificationKey, suppressionKey } from '@notify/core';
+import { archiveQueueKey, notificationKey, pendingIntakeKey, suppressionKey } from '@notify/core';
 import type { FinishAttemptArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
@@ -22,16 +22,23 @@ const finish = (overrides: Partial<FinishAttemptArgs> = {}) =>
   });
 const attempt = async () => JSON.parse((await redis().hget(key, 'a:1')) as string) as Record<string, unknown>;
 
-describe('finish-attempt-3.lua', () => {
+describe('finish-attempt-4.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
     await scripts().beginAttempt({ id, rh, step: 1, channel: 'push', now: NOW + 10, budget: 3 });
   });
 
-  it('recorded: a transient outcome, the call stays spent', async () => {
+  it('recorded: a transient outcome, the call stays spent (and the notification stays in the pending set: it is still open)', async () => {
     await expect(finish()).resolves.toEqual({ code: 'recorded', acceptedAt: NOW, calls: 1 });
     expect(await attempt()).toMatchObject({ outcome: 'transient', errorClass: 'http-503', finishedAt: NOW + 50, durationMs: 40 });
     expect(await redis().hget(key, 'status')).toBe('sending');
+    expect(await redis().zscore(pendingIntakeKey(), id)).not.toBeNull();
+  });
+
+  it('recorded: a delivery takes the notification out of the pending set (the sweeper only reads open ones)', async () => {
+    expect(await redis().zscore(pendingIntakeKey(), id)).not.toBeNull();
+    await finish({ outcome: 'delivered' });
+    expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
   });
 
   it('recorded: a delivery sets the delivered marker and erases the addresses, keeping their hashes', async () => {

@@ -1,4 +1,4 @@
-import { archiveQueueKey, notificationKey } from '@notify/core';
+import { archiveQueueKey, notificationKey, pendingIntakeKey } from '@notify/core';
 import type { FinishNotificationArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
@@ -8,7 +8,7 @@ const key = notificationKey(id);
 const end = (overrides: Partial<FinishNotificationArgs> = {}) =>
   scripts().finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: NOW + 70, ...overrides });
 
-describe('finish-notification-2.lua', () => {
+describe('finish-notification-3.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
   });
@@ -25,6 +25,14 @@ describe('finish-notification-2.lua', () => {
   it('ended: unconfirmed, when an unknown outcome could not be settled', async () => {
     await expect(end({ status: 'unconfirmed', reason: 'unknown-outcome-budget-exhausted' })).resolves.toEqual({ code: 'ended' });
     expect(await redis().hmget(key, 'status', 'reason', 'addresses')).toEqual(['unconfirmed', 'unknown-outcome-budget-exhausted', null]);
+  });
+
+  it('ended: the notification leaves the pending set (the sweeper only reads open ones); a stale end leaves it alone', async () => {
+    expect(await redis().zscore(pendingIntakeKey(), id)).not.toBeNull();
+    await expect(end({ fromStep: 2 })).resolves.toEqual({ code: 'stale' });
+    expect(await redis().zscore(pendingIntakeKey(), id)).not.toBeNull();
+    await expect(end()).resolves.toEqual({ code: 'ended' });
+    expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
   });
 
   it('ended: with history on, the record joins the archive queue once, scored by when it ended; history off leaves the queue alone', async () => {

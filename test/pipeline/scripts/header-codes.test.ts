@@ -17,9 +17,9 @@ import { headerReturnCodes } from './lua-header';
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'intake-3': INTAKE_CODES,
   'begin-attempt-3': BEGIN_ATTEMPT_CODES,
-  'finish-attempt-3': FINISH_ATTEMPT_CODES,
+  'finish-attempt-4': FINISH_ATTEMPT_CODES,
   'schedule-step-1': SCHEDULE_STEP_CODES,
-  'finish-notification-2': FINISH_NOTIFICATION_CODES,
+  'finish-notification-3': FINISH_NOTIFICATION_CODES,
   'claim-archive-1': CLAIM_ARCHIVE_CODES,
   'compact-archived-2': COMPACT_ARCHIVED_CODES,
   'release-archive-1': RELEASE_ARCHIVE_CODES,

@@ -1,8 +1,8 @@
-import { archiveQueueKey, notificationKey, suppressionKey, type Channel, type RecordedOutcome } from '@notify/core';
+import { archiveQueueKey, notificationKey, pendingIntakeKey, suppressionKey, type Channel, type RecordedOutcome } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
-/** finish-attempt-3.lua's return codes (its header lists the same). */
+/** finish-attempt-4.lua's return codes (its header lists the same). */
 export const FINISH_ATTEMPT_CODES = { recorded: 0, stale: 1, missing: 4 } as const;
 
 export interface FinishAttemptArgs {
@@ -31,6 +31,7 @@ export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArg
     notificationKey(a.id, partition),
     suppressionKey(a.rh, a.channel, partition),
     archiveQueueKey(partition),
+    pendingIntakeKey(partition),
     a.step,
     a.outcome,
     a.errorClass ?? '',
@@ -43,7 +44,7 @@ export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArg
     a.id,
     a.providerMessageId ?? '',
   );
-  const { code, detail } = decodeReply('finish-attempt-3', FINISH_ATTEMPT_CODES, reply);
+  const { code, detail } = decodeReply('finish-attempt-4', FINISH_ATTEMPT_CODES, reply);
   if (code !== 'recorded') return { code };
   return { code, acceptedAt: Number(detail[0]), calls: Number(detail[1]) };
 }

@@ -1,8 +1,8 @@
-import { archiveQueueKey, notificationKey } from '@notify/core';
+import { archiveQueueKey, notificationKey, pendingIntakeKey } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
-/** finish-notification-2.lua's return codes (its header lists the same). */
+/** finish-notification-3.lua's return codes (its header lists the same). */
 export const FINISH_NOTIFICATION_CODES = { ended: 0, stale: 1, missing: 4 } as const;
 
 export interface FinishNotificationArgs {
@@ -27,6 +27,7 @@ export async function callFinishNotification(
   const reply = await command(
     notificationKey(a.id, partition),
     archiveQueueKey(partition),
+    pendingIntakeKey(partition),
     a.fromStep,
     a.status,
     a.reason,
@@ -35,5 +36,5 @@ export async function callFinishNotification(
     archive ? 1 : 0,
     a.id,
   );
-  return { code: decodeReply('finish-notification-2', FINISH_NOTIFICATION_CODES, reply).code };
+  return { code: decodeReply('finish-notification-3', FINISH_NOTIFICATION_CODES, reply).code };
 }

@@ -26,9 +26,9 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 export const PIPELINE_SCRIPTS = [
   'intake-3',
   'begin-attempt-3',
-  'finish-attempt-3',
+  'finish-attempt-4',
   'schedule-step-1',
-  'finish-notification-2',
+  'finish-notification-3',
   'claim-archive-1',
   'compact-archived-2',
   'release-archive-1',
@@ -70,9 +70,9 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   return {
     intake: (args) => callIntake(command('intake-3'), args, of(args.id)),
     beginAttempt: (args) => callBeginAttempt(command('begin-attempt-3'), args, of(args.id)),
-    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-3'), args, archive, of(args.id)),
+    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-4'), args, archive, of(args.id)),
     scheduleStep: (args) => callScheduleStep(command('schedule-step-1'), args, of(args.id)),
-    finishNotification: (args) => callFinishNotification(command('finish-notification-2'), args, archive, of(args.id)),
+    finishNotification: (args) => callFinishNotification(command('finish-notification-3'), args, archive, of(args.id)),
     ...loadArchiveScripts(redis, 0),
   };
 }

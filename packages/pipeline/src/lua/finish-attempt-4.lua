@@ -7,6 +7,8 @@
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, channel)
   KEYS[3] archive queue (sorted set id -> when it became terminal, ms)
+  KEYS[4] pending set (id -> last progress, ms): a delivered notification leaves it here, so
+          the sweeper only ever reads open ones (at the peak it could not keep up otherwise)
 
   ARGV[1] step   ARGV[2] outcome (delivered | transient | permanent | unknown | processing-error)
   ARGV[3] error class   ARGV[4] message   ARGV[5] now (ms)   ARGV[6] duration (ms)
@@ -43,6 +45,7 @@ if ARGV[2] == 'delivered' then
     'deliveredAt', ARGV[5], 'finishedAt', ARGV[5])
   eraseAddresses(KEYS[1])
   if ARGV[9] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[10]) end
+  redis.call('ZREM', KEYS[4], ARGV[10])
 elseif ARGV[2] == 'permanent' and tonumber(ARGV[7]) > 0 then
   redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
 end

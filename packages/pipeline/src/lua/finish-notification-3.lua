@@ -6,6 +6,7 @@
 
   KEYS[1] notification record hash
   KEYS[2] archive queue (sorted set id -> when it became terminal, ms)
+  KEYS[3] pending set (id -> last progress, ms): a terminal notification leaves it
 
   ARGV[1] from step   ARGV[2] status (failed | unconfirmed)   ARGV[3] reason   ARGV[4] now (ms)
   ARGV[5] skips to append (JSON array)
@@ -26,4 +27,5 @@ if tonumber(rec[2]) ~= tonumber(ARGV[1]) then return 1 end
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'reason', ARGV[3], 'finishedAt', ARGV[4], 'skips', appendSkips(rec[3], ARGV[5]))
 eraseAddresses(KEYS[1])
 if ARGV[6] == '1' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7]) end
+redis.call('ZREM', KEYS[3], ARGV[7])
 return 0
