@@ -1,4 +1,4 @@
-import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { CHANNELS, PRIORITIES, channelQueueName, queuePrefix, type Channel } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
@@ -6,6 +6,7 @@ import type { BulkheadConfig, WorkerLockConfig } from './bulkhead-config';
 import { stepsOf, type LaneJobData, type StepJobData } from './job-data';
 import { runLaneJob, type LaneJobResult } from './lane-job-runner';
 import { LaneSemaphore } from './lane-semaphore';
+import { DEFAULT_LANE_WATCHDOG, laneIsStuck, type LaneWatchdogConfig } from './lane-watchdog';
 import type { Scripts } from './scripts';
 import type { StepProcessor } from './step-processor';
 
@@ -26,6 +27,22 @@ export interface ChannelWorkersOptions {
   scripts: Scripts;
   metrics: PipelineMetrics;
   logger: Logger;
+  /** Replaces a lane worker that stopped fetching (lane-watchdog.ts); default DEFAULT_LANE_WATCHDOG. */
+  watchdog?: LaneWatchdogConfig;
+}
+
+/** One BullMQ worker's lane on one partition, and what the watchdog needs to judge it. */
+interface Lane {
+  name: string;
+  partition: number;
+  concurrency: number;
+  create: () => Worker<LaneJobData, LaneJobResult>;
+  worker: Worker<LaneJobData, LaneJobResult>;
+  /** Reads the lane's runnable jobs (the shared connection; a Queue opens none of its own). */
+  queue: Queue;
+  inFlight: number;
+  lastStartAt: number;
+  replaced: number;
 }
 
 /**
@@ -38,7 +55,10 @@ export interface ChannelWorkersOptions {
  * limiter counts per queue, for every process: each queue gets ⌈rate / PARTITIONS⌉).
  */
 export class ChannelWorkers {
-  private readonly workers: Worker<LaneJobData, LaneJobResult>[] = [];
+  private readonly lanes: Lane[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private checking = false;
+  private closing = false;
 
   constructor(private readonly options: ChannelWorkersOptions) {
     const { bulkheads, locks } = options;
@@ -53,44 +73,136 @@ export class ChannelWorkers {
     for (const partition of partitions) {
       for (const channel of options.channels.filter((c) => CHANNELS.includes(c))) {
         for (const priority of PRIORITIES) {
-          const lane = bulkheads[channel][priority];
-          const rate = Math.ceil(lane.ratePerSecond / partitionCount);
+          const spec = bulkheads[channel][priority];
+          const rate = Math.ceil(spec.ratePerSecond / partitionCount);
           const semaphore = semaphores.get(`${channel}/${priority}`) as LaneSemaphore;
+          const concurrency = Math.ceil(spec.concurrency / Math.max(1, partitions.length));
+          const name = channelQueueName(channel, priority);
+          const prefix = queuePrefix(partition);
           const runner = {
             process: (data: StepJobData, run: { jobId?: string; leaseMs?: number }) => options.processor.process(data, run),
             semaphore,
             leaseMs: Math.floor(locks.lockDurationMs / 2),
             ...(rate > 0 ? { split: (steps: StepJobData[]) => options.processor.splitBatch(steps) } : {}),
           };
-          const worker = new Worker<LaneJobData, LaneJobResult>(channelQueueName(channel, priority), (job) => runLaneJob(job, runner), {
-            connection: options.connection,
-            prefix: queuePrefix(partition),
-            concurrency: Math.ceil(lane.concurrency / Math.max(1, partitions.length)),
-            lockDuration: locks.lockDurationMs,
-            stalledInterval: locks.stalledIntervalMs,
-            maxStalledCount: locks.maxStalledCount,
-            ...(rate > 0 ? { limiter: { max: rate, duration: 1_000 } } : {}),
-            autorun: false,
-          });
-          worker.on('failed', (job, error) => void this.onFailed(job, error));
-          worker.on('error', (error) => options.logger.error({ err: error, queue: worker.name, partition }, 'worker error'));
-          this.workers.push(worker);
+          const lane: Lane = {
+            name,
+            partition,
+            concurrency,
+            queue: new Queue(name, { connection: options.connection, prefix }),
+            inFlight: 0,
+            lastStartAt: Date.now(),
+            replaced: 0,
+            create: () => {
+              const worker = new Worker<LaneJobData, LaneJobResult>(
+                name,
+                async (job) => {
+                  lane.inFlight += 1;
+                  lane.lastStartAt = Date.now();
+                  try {
+                    return await runLaneJob(job, runner);
+                  } finally {
+                    lane.inFlight -= 1;
+                  }
+                },
+                {
+                  connection: options.connection,
+                  prefix,
+                  concurrency,
+                  lockDuration: locks.lockDurationMs,
+                  stalledInterval: locks.stalledIntervalMs,
+                  maxStalledCount: locks.maxStalledCount,
+                  ...(rate > 0 ? { limiter: { max: rate, duration: 1_000 } } : {}),
+                  autorun: false,
+                },
+              );
+              worker.on('failed', (job, error) => void this.onFailed(job, error));
+              worker.on('error', (error) => options.logger.error({ err: error, queue: worker.name, partition }, 'worker error'));
+              return worker;
+            },
+            worker: undefined as unknown as Worker<LaneJobData, LaneJobResult>,
+          };
+          lane.worker = lane.create();
+          this.lanes.push(lane);
         }
       }
     }
   }
 
   start(): void {
-    for (const worker of this.workers) void worker.run().catch((error: unknown) => this.options.logger.error({ err: error }, 'worker stopped'));
+    for (const lane of this.lanes) this.run(lane.worker);
+    const { intervalMs } = this.options.watchdog ?? DEFAULT_LANE_WATCHDOG;
+    this.timer = setInterval(() => void this.checkLanes(), intervalMs);
+    this.timer.unref();
   }
 
   async waitUntilReady(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.waitUntilReady()));
+    await Promise.all(this.lanes.map((l) => l.worker.waitUntilReady()));
   }
 
   /** Graceful stop: take no new jobs, finish the ones in flight, then close connections. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    this.closing = true;
+    clearInterval(this.timer);
+    await Promise.all(this.lanes.map((l) => l.worker.close()));
+    await Promise.all(this.lanes.map((l) => l.queue.close()));
+  }
+
+  private run(worker: Worker<LaneJobData, LaneJobResult>): void {
+    void worker.run().catch((error: unknown) => this.options.logger.error({ err: error, queue: worker.name }, 'worker stopped'));
+  }
+
+  /** The lane watchdog's pass: one at a time (a check may wait out a failover on the shared connection). */
+  private async checkLanes(): Promise<void> {
+    if (this.checking || this.closing) return;
+    this.checking = true;
+    try {
+      const config = this.options.watchdog ?? DEFAULT_LANE_WATCHDOG;
+      for (const lane of this.lanes) {
+        if (this.closing) return;
+        const now = Date.now();
+        // Cheap test first: a lane that started a job recently or has no free slot is not read.
+        if (!laneIsStuck({ runnable: 1, inFlight: lane.inFlight, concurrency: lane.concurrency, lastStartAt: lane.lastStartAt, now }, config)) continue;
+        const runnable = await this.runnable(lane.queue, now).catch(() => 0);
+        if (laneIsStuck({ runnable, inFlight: lane.inFlight, concurrency: lane.concurrency, lastStartAt: lane.lastStartAt, now: Date.now() }, config))
+          this.replace(lane, runnable);
+      }
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Waiting and prioritized jobs, plus one if the oldest delayed job is already due. */
+  private async runnable(queue: Queue, now: number): Promise<number> {
+    const counts = await queue.getJobCounts('waiting', 'prioritized');
+    const [delayed] = await queue.getDelayed(0, 0);
+    const due = delayed !== undefined && delayed.timestamp + delayed.delay <= now ? 1 : 0;
+    return (counts.waiting ?? 0) + (counts.prioritized ?? 0) + due;
+  }
+
+  /**
+   * A fresh Worker for the lane; the old one is closed without waiting for it (its fetch loop
+   * may never return). Its jobs in flight finish or, their locks lapsing, are run again.
+   */
+  private replace(lane: Lane, runnable: number): void {
+    const old = lane.worker;
+    lane.replaced += 1;
+    lane.lastStartAt = Date.now();
+    this.options.logger.warn(
+      {
+        queue: lane.name,
+        partition: lane.partition,
+        runnable,
+        inFlight: lane.inFlight,
+        replaced: lane.replaced,
+        blocking: blockingState(old),
+        running: old.isRunning(),
+      },
+      'lane worker started no job while jobs were runnable: replaced by a new worker',
+    );
+    lane.worker = lane.create();
+    this.run(lane.worker);
+    void old.close(true).catch(() => undefined);
   }
 
   /**
@@ -125,4 +237,10 @@ export class ChannelWorkers {
       this.options.logger.error({ err: finishError, notificationId: step.id }, 'could not mark notification failed');
     }
   }
+}
+
+/** For the watchdog's log line only (a BullMQ internal, read defensively): the status of a worker's blocking connection. */
+function blockingState(worker: Worker): string {
+  const internals = worker as unknown as { backend?: { blockingConnection?: { _client?: { status?: string } } } };
+  return internals.backend?.blockingConnection?._client?.status ?? 'unknown';
 }
