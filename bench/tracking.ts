@@ -50,7 +50,7 @@ const opts = {
   shedLoopDelayMs: flag('shed-loop-delay-ms', 40),
   maxInFlight: flag('max-in-flight', 256),
 };
-/** --cpu-prof DIR: every api process writes DIR/api-<pid>.cpuprofile on exit (read it with bench/tracking/cpuprofile-top.ts). */
+/** --cpu-prof DIR: every api process writes DIR/api-<pid>.cpuprofile on exit (read it with bench/pipeline/profile-top.ts, the one profile summariser). */
 const cpuProfIndex = process.argv.indexOf('--cpu-prof');
 const cpuProfileDir = cpuProfIndex >= 0 ? process.argv[cpuProfIndex + 1] : undefined;
 if (cpuProfIndex >= 0 && (cpuProfileDir === undefined || cpuProfileDir.startsWith('--'))) throw new Error('--cpu-prof needs a directory');
