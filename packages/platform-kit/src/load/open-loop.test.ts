@@ -95,3 +95,38 @@ it('single POSTs faster than one per millisecond still let their answers in (the
   expect(result).toMatchObject({ offered: 400, accepted: 400, failed: 0, skippedForBackpressure: 0 });
   expect(requests).toHaveLength(400);
 });
+
+it('spreads single POSTs round-robin over several intake instances (apiUrls)', async () => {
+  // A second stand-in intake, counting what it got; the first one counts in `requests`.
+  let second = 0;
+  const other = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      second += 1;
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: `other-${second}` }));
+    });
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  try {
+    const result = await runOpenLoop({
+      apiUrls: [url, otherUrl],
+      apiKey: 'k',
+      ratePerSecond: 1_000,
+      count: 100,
+      next,
+      mode: 'single',
+      maxInFlight: 16,
+      whenFull: 'wait',
+    });
+    expect(result).toMatchObject({ offered: 100, accepted: 100, failed: 0 });
+    expect(requests).toHaveLength(50);
+    expect(second).toBe(50);
+  } finally {
+    await new Promise((resolve) => other.close(resolve));
+  }
+  await expect(
+    runOpenLoop({ apiUrl: url, apiUrls: [url], apiKey: 'k', ratePerSecond: 1, count: 1, next, mode: 'single', maxInFlight: 1, whenFull: 'wait' }),
+  ).rejects.toThrow(/apiUrl or apiUrls/);
+});

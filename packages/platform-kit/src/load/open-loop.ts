@@ -12,7 +12,10 @@ export interface Answer {
 }
 
 export interface OpenLoopOptions {
-  apiUrl: string;
+  /** The intake's base URL; or `apiUrls`, several instances of it, not both. */
+  apiUrl?: string;
+  /** Several intake instances: requests go round-robin over them (one connection pool each). */
+  apiUrls?: readonly string[];
   apiKey: string;
   ratePerSecond: number;
   /** Bounded in count and in time: stops at whichever comes first (at least one is required). */
@@ -62,7 +65,12 @@ const BATCH_MAX = 1_000;
  */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   if (options.count === undefined && options.seconds === undefined) throw new Error('runOpenLoop needs a count or seconds');
-  const pool = new Pool(options.apiUrl, { connections: options.maxInFlight, pipelining: 1, keepAliveTimeout: 10_000 });
+  if ((options.apiUrl === undefined) === (options.apiUrls === undefined)) throw new Error('runOpenLoop needs an apiUrl or apiUrls, not both');
+  const urls = options.apiUrls ?? [options.apiUrl as string];
+  if (urls.length === 0) throw new Error('runOpenLoop: apiUrls is empty');
+  // The in-flight bound is over all of them; a pool opens its connections only as needed.
+  const pools = urls.map((url) => new Pool(url, { connections: options.maxInFlight, pipelining: 1, keepAliveTimeout: 10_000 }));
+  let requestsSent = 0;
   const result: OpenLoopResult = {
     offered: 0,
     accepted: 0,
@@ -101,6 +109,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       sentMs,
       ...extra,
     });
+    const pool = pools[requestsSent % pools.length] as Pool;
+    requestsSent += 1;
     const t0 = performance.now();
     try {
       const response = await pool.request({
@@ -166,7 +176,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     }
     await Promise.all(inFlight);
   } finally {
-    await pool.close();
+    await Promise.all(pools.map((p) => p.close()));
   }
   result.seconds = elapsed() / 1_000;
   result.maxLagMs = Math.round(result.maxLagMs);
@@ -181,7 +191,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
  */
 export function sendEach(
   requests: readonly object[],
-  options: Pick<OpenLoopOptions, 'apiUrl' | 'apiKey' | 'ratePerSecond' | 'maxInFlight' | 'signal' | 'requestTimeoutMs'>,
+  options: Pick<OpenLoopOptions, 'apiUrl' | 'apiUrls' | 'apiKey' | 'ratePerSecond' | 'maxInFlight' | 'signal' | 'requestTimeoutMs'>,
 ): Promise<OpenLoopResult> {
   return runOpenLoop({ ...options, count: requests.length, next: (i) => requests[i] as object, mode: 'single', whenFull: 'wait', keepAnswers: true });
 }
