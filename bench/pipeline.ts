@@ -6,10 +6,11 @@
  *     platform's api with Redis alone, single POSTs at `--single-rates`;
  *   - a bare two-hop BullMQ pipeline (bench/references/two-hop.ts) drained at its ceiling.
  * A rate is "sustained" only if intake kept up and deliveries kept up over the steady window
- * (backlog at the end <= 2 s of traffic and not growing). Options: see USAGE below.
+ * (backlog at the end <= 2 s of traffic and not growing). `--api-instances N` runs the whole
+ * platform with N api processes, the generator going round-robin over them. Options: see USAGE below.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -22,7 +23,7 @@ import { startReference } from './pipeline/services';
 const BENCH_TENANT = 'bench';
 const BENCH_API_KEY = 'bench-key-000000000000000000001';
 const USAGE = `usage: npm run bench:pipeline -- [--rates 1000,1736,2200] [--seconds 60] [--mode batch|single]
-  [--single-rates 1736,3000,4000] [--references all|none|intake|two-hop] [--workers 2]
+  [--single-rates 1736,3000,4000] [--references all|none|intake|two-hop] [--workers 2] [--api-instances 1]
   [--provider-latency-ms 20] [--transient-delay-ms 300] [--drain-seconds 60] [--settle-seconds 5]
   [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--cpu-prof DIR] [--json]`;
 
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     'settle-seconds': { type: 'string' },
     workers: { type: 'string', default: '2' },
+    'api-instances': { type: 'string', default: '1' },
     'transient-delay-ms': { type: 'string', default: '300' },
     'provider-latency-ms': { type: 'string', default: '20' },
     mode: { type: 'string', default: 'batch' },
@@ -63,6 +65,8 @@ function appEnv(text: string): Record<string, string> {
   return env;
 }
 
+const loadText = (l: number[]) => l.map((v) => v.toFixed(2)).join('/');
+
 async function main(): Promise<void> {
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -78,6 +82,8 @@ async function main(): Promise<void> {
   const refs = values.references;
   if (!['all', 'none', 'intake', 'two-hop'].includes(refs)) throw new Error('--references must be all, none, intake or two-hop');
   const workers = Number(values.workers);
+  const apiInstances = Number(values['api-instances']);
+  if (!(Number.isInteger(apiInstances) && apiInstances >= 1 && apiInstances <= 4)) throw new Error('--api-instances must be an integer in [1, 4]');
   const latency = values['provider-latency-ms'];
   const delay = values['transient-delay-ms'];
   const extraEnv = appEnv(values['app-env']);
@@ -89,6 +95,7 @@ async function main(): Promise<void> {
   const drainSeconds = Number(values['drain-seconds']);
   const urgentSample = Number(values['urgent-sample']);
 
+  const loadAtStart = loadavg();
   const dir = mkdtempSync(join(tmpdir(), 'notify-bench-'));
   // One process group per phase (a stopped group starts nothing more); Ctrl-C stops them all.
   const groups: ProcessGroup[] = [];
@@ -129,11 +136,12 @@ async function main(): Promise<void> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   const privateRedis = (group: ProcessGroup, name: string) =>
     startPrivateRedis({ group, env: inherited, dataDir: join(dir, name), persistence: 'none', signal: abort.signal });
-  const platformOf = (count: number) =>
+  const platformOf = (count: number, apis = 1) =>
     startProcessPlatform({
       group: phase(),
       inherited,
       workers: count,
+      apiInstances: apis,
       apiKeys: `${BENCH_API_KEY}:${BENCH_TENANT}`,
       appEnv: platformEnv,
       simEnv: { SIM_LATENCY_MS: latency, ...profileEnv },
@@ -195,16 +203,17 @@ async function main(): Promise<void> {
       await alone.stop();
     }
 
-    log(`platform: api + ${workers} workers + simulators + Redis, ${mode} intake`);
-    const platform = await platformOf(workers);
+    log(`platform: ${apiInstances > 1 ? `${apiInstances} api instances` : 'api'} + ${workers} workers + simulators + Redis, ${mode} intake`);
+    const platform = await platformOf(workers, apiInstances);
     try {
       await withRedis(platform.redisUrl, async (redis) => {
         const target: BenchTarget = {
           apiUrl: platform.apiUrl,
+          apiUrls: platform.apiUrls,
           apiKey: BENCH_API_KEY,
           tenant: BENCH_TENANT,
           redis,
-          metricsUrls: [platform.apiMetricsUrl, ...platform.workerUrls.map((u) => `${u}/metrics`)],
+          metricsUrls: [...platform.apiMetricsUrls, ...platform.workerUrls.map((u) => `${u}/metrics`)],
         };
         const common = { mode, urgentShare: 0.5, drainSeconds, urgentSample } as const;
         // Warm-up (not reported): JIT, script loading, connection pools.
@@ -225,9 +234,10 @@ async function main(): Promise<void> {
   }
   const cpu = cpus();
   report.header =
-    `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${workers} worker processes + simulators + ` +
+    `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ` +
+    `${apiInstances > 1 ? `${apiInstances} api instances (round-robin)` : 'api'} + ${workers} worker processes + simulators + ` +
     `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; cascade delay scaled from 30 s to ${delay} ms; ` +
-    `each rate held ${seconds} s, steady window after ${settle} s`;
+    `each rate held ${seconds} s, steady window after ${settle} s; load average (1/5/15 min) ${loadText(loadAtStart)} at start, ${loadText(loadavg())} at end`;
   process.stdout.write(formatResults(report, values.json));
 }
 

@@ -63,7 +63,7 @@ export interface RateResult {
   intakeP50Ms: number | null;
   intakeP99Ms: number | null;
   urgentFirstTry: FirstTry;
-  /** Share of one core per process over the window (redis, api, worker, simulators, bench). */
+  /** Share of one core per process over the window (redis, api, worker, simulators, bench; with several api instances api, api-2, ... and their sum 'api total'). */
   cpu: Record<string, number>;
   failedRequests: number;
   notSent: number;
@@ -85,6 +85,13 @@ async function counts(target: BenchTarget): Promise<Counts> {
     terminal: sumSamples(text, 'notify_notifications_total'),
     delivered: sumSamples(text, 'notify_notifications_total', { outcome: 'delivered' }),
   };
+}
+
+/** With several api instances (api, api-2, ...): their sum as well, as 'api total'. */
+function withApiTotal(cpu: Record<string, number>): Record<string, number> {
+  const apis = Object.entries(cpu).filter(([name]) => /^api(-\d+)?$/.test(name));
+  if (apis.length > 1) cpu['api total'] = apis.reduce((sum, [, v]) => sum + v, 0);
+  return cpu;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,7 +119,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   };
   const start = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
   const load = runOpenLoop({
-    apiUrl: target.apiUrl,
+    apiUrls: target.apiUrls ?? [target.apiUrl],
     apiKey: target.apiKey,
     ratePerSecond: o.rate,
     seconds: o.seconds,
@@ -147,7 +154,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         const run = redisCost(start.redis, await sampleRedis(target.redis));
         const n = c.terminal - start.counts.terminal;
         const per = (v: number) => (n > 0 ? v / n : null);
-        const seconds = cpuShares(start.cpu, sampleCpu(pids), 1);
+        const seconds = withApiTotal(cpuShares(start.cpu, sampleCpu(pids), 1));
         seconds.bench = benchCpu() - start.bench;
         wholeRun = {
           notifications: n,
@@ -185,7 +192,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         : backlogSlope > 0.02 * o.rate
           ? `backlog growing ${backlogSlope.toFixed(0)}/s`
           : 'kept up';
-  const cpu = cpuShares(a.cpu, b.cpu, windowSeconds);
+  const cpu = withApiTotal(cpuShares(a.cpu, b.cpu, windowSeconds));
   cpu.bench = (b.bench - a.bench) / windowSeconds;
   const urgentFirstTry = o.delivering
     ? await sampleUrgentFirstTry(target, urgentIds, o.urgentSample)

@@ -12,6 +12,8 @@ export interface ProcessPlatformOptions {
   /** Passed to every child (PATH finds node and redis-server): nothing else of ours leaks in. */
   inherited: Record<string, string>;
   workers: number;
+  /** api processes (default 1): each on its own ports, same Redis, same config. */
+  apiInstances?: number;
   /** `API_KEYS` for the api (key:tenant,...). */
   apiKeys: string;
   /** Env for the api and the workers: scaled cascade delays, BREAKER_* ... */
@@ -40,21 +42,28 @@ export interface ProcessPlatform {
   cluster: PrivateRedisCluster | undefined;
   controlUrl: string;
   storesUrl: string;
+  /** The (first) api. */
   apiUrl: string;
   /** The api's /metrics (its own listener, not the public port). */
   apiMetricsUrl: string;
+  /** Every api instance, in start order (the first is `apiUrl`), and its /metrics. */
+  apiUrls: string[];
+  apiMetricsUrls: string[];
   workerUrls: string[];
-  processes: { simulators: ManagedProcess; api: ManagedProcess; workers: ManagedProcess[] };
+  processes: { simulators: ManagedProcess; api: ManagedProcess; apis: ManagedProcess[]; workers: ManagedProcess[] };
   /** Workers first (they drain against a live Redis), then the api, the simulators, Redis. */
   stop(): Promise<void>;
 }
 
 /**
  * The platform as real processes on 127.0.0.1, every port free and private: a redis-server,
- * the simulators, the api and `workers` worker processes (all roles each), all in `group`.
+ * the simulators, the api (`apiInstances` of it: api, api-2, ...) and `workers` worker
+ * processes (all roles each), all in `group`.
  */
 export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<ProcessPlatform> {
   const timeoutMs = o.startTimeoutMs ?? 60_000;
+  const apiInstances = o.apiInstances ?? 1;
+  if (!Number.isInteger(apiInstances) || apiInstances < 1) throw new Error('apiInstances must be a positive integer');
   const entries = o.entries ?? DEFAULT_ENTRIES;
   const wait = { timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
   const server = {
@@ -70,7 +79,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const node = (name: string, entry: string, env: Record<string, string>) =>
     startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
 
-  const [sim, api, apiMetrics] = await Promise.all([o.simulatorPorts ?? freeSimulatorPorts(), freePort(), freePort()]);
+  const sim = await (o.simulatorPorts ?? freeSimulatorPorts());
   const { control, push, sms, email, stores } = sim;
   const simulators = node('simulators', entries.simulators, {
     ...simulatorPortsEnv(sim),
@@ -90,14 +99,23 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
     PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`,
     PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
   };
-  const apiProcess = node('api', entries.api, {
-    ...common,
-    API_HOST: '127.0.0.1',
-    API_PORT: String(api),
-    API_METRICS_PORT: String(apiMetrics),
-    API_KEYS: o.apiKeys,
-  });
-  const apiUrl = `http://127.0.0.1:${api}`;
+  const apis: ManagedProcess[] = [];
+  const apiUrls: string[] = [];
+  const apiMetricsUrls: string[] = [];
+  for (let i = 0; i < apiInstances; i += 1) {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    apis.push(
+      node(i === 0 ? 'api' : `api-${i + 1}`, entries.api, {
+        ...common,
+        API_HOST: '127.0.0.1',
+        API_PORT: String(port),
+        API_METRICS_PORT: String(metricsPort),
+        API_KEYS: o.apiKeys,
+      }),
+    );
+    apiUrls.push(`http://127.0.0.1:${port}`);
+    apiMetricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
+  }
   const workers: ManagedProcess[] = [];
   const workerUrls: string[] = [];
   for (let i = 0; i < o.workers; i += 1) {
@@ -107,7 +125,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   }
   await Promise.all([
     simulators.waitReady('simulators', () => httpOk(`${controlUrl}/healthz`), wait),
-    apiProcess.waitReady('api', () => httpOk(`${apiUrl}/readyz`), wait),
+    ...apis.map((a, i) => a.waitReady(a.name, () => httpOk(`${apiUrls[i]}/readyz`), wait)),
     ...workers.map((w, i) => w.waitReady(w.name, () => httpOk(`${workerUrls[i]}/readyz`), wait)),
   ]);
   return {
@@ -115,13 +133,15 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
     cluster,
     controlUrl,
     storesUrl,
-    apiUrl,
-    apiMetricsUrl: `http://127.0.0.1:${apiMetrics}/metrics`,
+    apiUrl: apiUrls[0] as string,
+    apiMetricsUrl: apiMetricsUrls[0] as string,
+    apiUrls,
+    apiMetricsUrls,
     workerUrls,
-    processes: { simulators, api: apiProcess, workers },
+    processes: { simulators, api: apis[0] as ManagedProcess, apis, workers },
     stop: async () => {
       await o.group.stop(workers);
-      await o.group.stop([apiProcess]);
+      await o.group.stop(apis);
       await o.group.stop([simulators]);
       await o.group.stopAll();
       await cluster?.stop();
