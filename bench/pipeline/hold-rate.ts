@@ -1,6 +1,6 @@
 import { notificationId } from '@notify/core';
 import { percentile, runOpenLoop, sumSamples, trafficMix } from '@notify/platform-kit';
-import { childProcesses, cpuShares, sampleCpu } from './proc-cpu';
+import { childProcesses, cpuShares, machineCpuSeconds, sampleCpu } from './proc-cpu';
 import { redisCost, sampleRedis, type RedisCost } from './redis-info';
 import { slope } from './stats';
 import { sampleUrgentFirstTry, type FirstTry } from './urgent-first-try';
@@ -63,7 +63,11 @@ export interface RateResult {
   intakeP50Ms: number | null;
   intakeP99Ms: number | null;
   urgentFirstTry: FirstTry;
-  /** Share of one core per process over the window (redis, api, worker, simulators, bench; with several api instances api, api-2, ... and their sum 'api total'). */
+  /**
+   * Share of one core per process over the window (redis, api, worker, simulators, bench; with
+   * several api instances api, api-2, ... and their sum 'api total'); 'machine': every process on
+   * the machine (/proc/stat), 'others': the machine minus the bench's own processes.
+   */
   cpu: Record<string, number>;
   failedRequests: number;
   notSent: number;
@@ -131,14 +135,14 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   });
 
   await sleep(Math.max(0, settleAt - performance.now()));
-  const a = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
+  const a = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu(), machine: machineCpuSeconds() };
   const series: Counts[] = [a.counts];
   const endAt = startedAt + o.seconds * 1_000;
   while (performance.now() < endAt - 50) {
     await sleep(Math.min(1_000, endAt - performance.now()));
     series.push(await counts(target));
   }
-  const b = { counts: series.at(-1) as Counts, redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
+  const b = { counts: series.at(-1) as Counts, redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu(), machine: machineCpuSeconds() };
   const windowSeconds = (b.counts.t - a.counts.t) / 1_000;
   const loadResult = await load;
 
@@ -192,8 +196,15 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         : backlogSlope > 0.02 * o.rate
           ? `backlog growing ${backlogSlope.toFixed(0)}/s`
           : 'kept up';
-  const cpu = withApiTotal(cpuShares(a.cpu, b.cpu, windowSeconds));
+  const cpu = cpuShares(a.cpu, b.cpu, windowSeconds);
   cpu.bench = (b.bench - a.bench) / windowSeconds;
+  if (a.machine !== undefined && b.machine !== undefined) {
+    // The whole machine, and what processes other than the bench's own used (a shared machine).
+    const ours = Object.values(cpu).reduce((sum, v) => sum + v, 0);
+    cpu.machine = (b.machine - a.machine) / windowSeconds;
+    cpu.others = Math.max(0, cpu.machine - ours);
+  }
+  withApiTotal(cpu);
   const urgentFirstTry = o.delivering
     ? await sampleUrgentFirstTry(target, urgentIds, o.urgentSample)
     : { count: 0, firstTryShare: null, p50Ms: null, p99Ms: null };

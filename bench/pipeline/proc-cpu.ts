@@ -69,3 +69,15 @@ function roleOf(cmdline: string): string {
   const match = /(apps\/(\w+)\/src|bench\/references\/([\w-]+))/.exec(cmdline);
   return match?.[2] ?? match?.[3] ?? 'other';
 }
+
+/** CPU seconds (all but idle and iowait) the whole machine has used so far, from /proc/stat (Linux). */
+export function machineCpuSeconds(): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
