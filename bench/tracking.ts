@@ -91,11 +91,14 @@ interface Sample {
   steps: { step: string; outcome: string }[];
   failedStep: string | undefined;
   byGuard: boolean;
+  /** When it was sent, in ms since the open loop started (0 for the sequential rows). */
+  sentAtMs: number;
 }
 
 /** One query as the client sees it; a transport error is status 0 (counted under "other"), never a crash. */
-async function track(url: string): Promise<Sample> {
+async function track(url: string, loopStart = performance.now()): Promise<Sample> {
   const started = performance.now();
+  const sentAtMs = started - loopStart;
   try {
     const res = await request(url, { dispatcher: client, headers: { authorization: `Bearer ${BENCH_KEY}` } });
     const body = (await res.body.json()) as { budget?: { steps?: Sample['steps']; answeredBy?: string }; error?: { step?: string } };
@@ -105,9 +108,10 @@ async function track(url: string): Promise<Sample> {
       steps: body.budget?.steps ?? [],
       failedStep: body.error?.step,
       byGuard: body.budget?.answeredBy === 'deadline-guard',
+      sentAtMs,
     };
   } catch {
-    return { status: 0, ms: performance.now() - started, steps: [], failedStep: undefined, byGuard: false };
+    return { status: 0, ms: performance.now() - started, steps: [], failedStep: undefined, byGuard: false, sentAtMs };
   }
 }
 
@@ -257,7 +261,7 @@ async function openLoop(api: TrackingApi, storesUrl: string, cancel: boolean, ra
       if (inFlight >= 3000) throw new Error('more than 3000 requests in flight: the gateway is not bounding its calls');
       inFlight += 1;
       samples.push(
-        track(`${api.url}/v1/tracking/SHP-L${sent}`).finally(() => {
+        track(`${api.url}/v1/tracking/SHP-L${sent}`, t0).finally(() => {
           inFlight -= 1;
         }),
       );
@@ -302,7 +306,7 @@ function littleLine(r: OpenLoopResult): string {
   return `${opts.longPolicy.padEnd(11)}${(r.cancel ? 'on' : 'off').padEnd(7)}${pad(r.sent, 6)}${pad(r.lambda.toFixed(1), 9)}${pad(count(r, 200), 9)}${pad(quantile(r.ms, 0.5).toFixed(1), 8)}${pad(quantile(r.ms, 0.99).toFixed(1), 8)}${pad((r.ms[r.ms.length - 1] ?? 0).toFixed(1), 8)}${pad(((r.lambda * w) / 1000).toFixed(1), 10)}${pad(r.inFlightMean.toFixed(1), 10)}${pad(Math.round(r.abandonedWorkMs), 11)}${pad(abandonedSlots.toFixed(1), 11)}${pad(((r.lambda * w) / 1000 + abandonedSlots).toFixed(1), 8)}`;
 }
 
-const BUDGET_HEADER = `${pad('rate/s', 8)}${pad('lambda/s', 9)}${pad('sent', 6)}${pad('200', 6)}${pad('504', 6)}${pad('guard', 6)}${pad('503', 6)}${pad('other', 6)}${pad('p50', 8)}${pad('p99', 8)}${pad('p99.9', 8)}${pad('worst', 8)}${pad('past 200', 9)}${pad('share %', 8)}${pad('overrun', 9)}${pad('shed %', 7)}${pad('api late', 9)}${pad('client lag', 11)}${pad('api µs/q', 9)}${pad('stores', 7)}${pad('client', 7)}${pad('api core', 9)}${pad('others', 7)}${pad('idle', 5)}`;
+const BUDGET_HEADER = `${pad('rate/s', 8)}${pad('lambda/s', 9)}${pad('sent', 6)}${pad('200', 6)}${pad('504', 6)}${pad('guard', 6)}${pad('503', 6)}${pad('other', 6)}${pad('p50', 8)}${pad('p99', 8)}${pad('p99.9', 8)}${pad('worst', 8)}${pad('past 200', 9)}${pad('share %', 8)}${pad('overrun', 9)}${pad('shed %', 7)}${pad('api late', 9)}${pad('client lag', 11)}${pad('api µs/q', 9)}${pad('stores', 7)}${pad('client', 7)}${pad('api core', 9)}${pad('others', 7)}${pad('idle', 5)}${pad('late sent at s', 16)}`;
 
 function budgetLine(r: OpenLoopResult): string {
   const late = pastBudget(r);
@@ -312,7 +316,13 @@ function budgetLine(r: OpenLoopResult): string {
   const short = r.lambda < 0.95 * r.rate ? '*' : '';
   const us = (n: number): string => (Number.isNaN(n) ? '?' : n.toFixed(0));
   const cores = (n: number): string => (Number.isNaN(n) ? '?' : n.toFixed(2));
-  return `${pad(r.rate.toFixed(2), 8)}${pad(`${short}${r.lambda.toFixed(1)}`, 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 8)}${pad(quantile(r.ms, 0.99).toFixed(1), 8)}${pad(quantile(r.ms, 0.999).toFixed(1), 8)}${pad(worst.toFixed(1), 8)}${pad(late.length, 9)}${pad(((100 * late.length) / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 9)}${pad(((100 * count(r, 503)) / Math.max(1, r.sent)).toFixed(1), 7)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}${pad(us(r.cpu.apiUsPerQuery), 9)}${pad(us(r.cpu.storesUsPerQuery), 7)}${pad(us(r.cpu.clientUsPerQuery), 7)}${pad(cores(r.cpu.apiCores), 9)}${pad(cores(r.cpu.othersCores), 7)}${pad(cores(r.cpu.idleCores), 5)}`;
+  return `${pad(r.rate.toFixed(2), 8)}${pad(`${short}${r.lambda.toFixed(1)}`, 9)}${pad(r.sent, 6)}${pad(count(r, 200), 6)}${pad(count(r, 504), 6)}${pad(r.samples.filter((x) => x.byGuard).length, 6)}${pad(count(r, 503), 6)}${pad(other, 6)}${pad(quantile(r.ms, 0.5).toFixed(1), 8)}${pad(quantile(r.ms, 0.99).toFixed(1), 8)}${pad(quantile(r.ms, 0.999).toFixed(1), 8)}${pad(worst.toFixed(1), 8)}${pad(late.length, 9)}${pad(((100 * late.length) / Math.max(1, r.sent)).toFixed(2), 8)}${pad(late.length === 0 ? '-' : `+${(worst - budgetMs).toFixed(1)}`, 9)}${pad(((100 * count(r, 503)) / Math.max(1, r.sent)).toFixed(1), 7)}${pad(r.apiLate, 9)}${pad(r.clientLoopP99.toFixed(1), 11)}${pad(us(r.cpu.apiUsPerQuery), 9)}${pad(us(r.cpu.storesUsPerQuery), 7)}${pad(us(r.cpu.clientUsPerQuery), 7)}${pad(cores(r.cpu.apiCores), 9)}${pad(cores(r.cpu.othersCores), 7)}${pad(cores(r.cpu.idleCores), 5)}${pad(lateSentAt(r), 16)}`;
+}
+
+/** When the answers past the budget were sent (s into the run, first-last): a cold start shows as a range near 0. */
+function lateSentAt(r: OpenLoopResult): string {
+  const at = r.samples.filter((x) => x.ms > budgetMs).map((x) => x.sentAtMs / 1000);
+  return at.length === 0 ? '-' : `${Math.min(...at).toFixed(2)}-${Math.max(...at).toFixed(2)}`;
 }
 
 /**
@@ -406,16 +416,24 @@ async function main(): Promise<void> {
       log(
         `${'policy'.padEnd(11)}${'cancel'.padEnd(7)}${pad('sent', 6)}${pad('lambda/s', 9)}${pad('answered', 9)}${pad('p50', 8)}${pad('p99', 8)}${pad('worst', 8)}${pad('L=lambdaW', 10)}${pad('sampled L', 10)}${pad('abandon ms', 11)}${pad('aband.slots', 11)}${pad('total', 8)}`,
       );
-      const offApi = await bed.startApi(apiEnv(opts.longPolicy, false));
+      // Each api warms up against the stores before it reports ready: healthy stores that honour
+      // cancellation, so no warm-up read is still running (and counted) when the run starts.
+      const startWarm = async (cancel: boolean): Promise<TrackingApi> => {
+        await prepare(bed.storesUrl, false, true);
+        const api = await bed.startApi(apiEnv(opts.longPolicy, cancel));
+        await settle(bed.storesUrl);
+        return api;
+      };
+      const offApi = await startWarm(false);
       const off = await openLoop(offApi, bed.storesUrl, false, opts.rate).finally(() => offApi.stop());
       log(littleLine(off));
-      const onApi = await bed.startApi(apiEnv(opts.longPolicy, true));
+      const onApi = await startWarm(true);
       try {
         const on = await openLoop(onApi, bed.storesUrl, true, opts.rate);
         log(littleLine(on));
         log(`seed (logical, weighted, AY10): caller slots 40.2; abandoned slots without cancel 96.5 (total 136.7); with cancel 40.2 total`);
         log(
-          `cancellation off at ${opts.rate}/s: ${pastBudget(off).length} of ${off.sent} answers past the budget (worst ${(off.ms[off.ms.length - 1] ?? 0).toFixed(1)} ms)`,
+          `cancellation off at ${opts.rate}/s: ${pastBudget(off).length} of ${off.sent} answers past the budget (worst ${(off.ms[off.ms.length - 1] ?? 0).toFixed(1)} ms; sent at ${lateSentAt(off)} s)`,
         );
         log();
         await searchFirstOverrun(onApi, bed.storesUrl, on);

@@ -20,7 +20,12 @@ const logger = pino({ level: 'silent' });
 /** The apps, bound once for @notify/platform-kit's in-process assembly (the kit never imports an app). */
 const APP_PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
   startSimulators: (env) => startSimulators(loadSimConfig(env), logger),
-  startApi: (env, gate) => startApi(loadApiConfig(env), logger, gate ? { gate } : {}),
+  // Ready as a balancer sees it: after the start-up warm-up (/readyz says ready from then on).
+  startApi: async (env, gate) => {
+    const api = await startApi(loadApiConfig(env), logger, gate ? { gate } : {});
+    await api.warmedUp;
+    return api;
+  },
   startWorker: (env, gate) => startWorker(loadWorkerConfig(env), logger, gate ? { gate } : {}),
 };
 

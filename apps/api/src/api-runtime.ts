@@ -25,6 +25,8 @@ export interface RunningApi {
   url: string;
   /** The metrics listener's `/metrics` (its own host and port, loopback by default). */
   metricsUrl: string;
+  /** Settles when the start-up warm-up has ended (/readyz answers 503 warming-up until then); never rejects. */
+  warmedUp: Promise<void>;
   /** Graceful stop: refuse new intake (503), let in-flight requests finish, close queues and Redis. */
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   });
 
   let draining = false;
+  let warmingUp = config.tracking.warmUp.queries > 0;
   const shutdown = new AbortController();
   const tracking = createTrackingRouter({ config: config.tracking, registry, logger, shutdownSignal: shutdown.signal });
   const app = createApp({
@@ -82,6 +85,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     adminApiKey: config.adminApiKey,
     bodyLimit: config.bodyLimit,
     isDraining: () => draining,
+    isWarmingUp: () => warmingUp,
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
@@ -103,8 +107,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     port: config.metricsPort,
     limits: config.http,
     readiness: () => ({
-      ready: !draining && redis.status === 'ready',
-      body: { status: draining ? 'draining' : redis.status === 'ready' ? 'ready' : 'not-ready' },
+      ready: !draining && !warmingUp && redis.status === 'ready',
+      body: { status: draining ? 'draining' : warmingUp ? 'warming-up' : redis.status === 'ready' ? 'ready' : 'not-ready' },
     }),
   });
   let port: number;
@@ -115,11 +119,21 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     await history.close();
     throw error;
   }
+  // Ready only once the tracking path is warm (tracking/warm-up.ts): it serves meanwhile, but a
+  // balancer that waits for /readyz sends no caller to a cold process. Never fails readiness.
+  const warmedUp = tracking
+    .warmUp()
+    .then((report) => logger.info({ ...report, elapsedMs: Math.round(report.elapsedMs) }, 'tracking warm-up done'))
+    .catch((error: unknown) => logger.warn({ err: error }, 'tracking warm-up stopped'))
+    .finally(() => {
+      warmingUp = false;
+    });
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host}:${port}`,
     metricsUrl: metricsListener.url,
+    warmedUp,
     close: () => {
       closing ??= (async () => {
         draining = true;

@@ -7,6 +7,7 @@ import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
 import type { HistoryAccess } from './history-access';
+import { jsonBody } from './json-body';
 import { inOrder } from './middleware-chain';
 import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
@@ -26,6 +27,8 @@ export interface AppDeps {
   /** Bytes; a declared Content-Length above it is refused with 413 before the body is read. */
   bodyLimit: number;
   isDraining: () => boolean;
+  /** True until the start-up warm-up (tracking) is done: /readyz answers 503 warming-up meanwhile. @defaultValue never */
+  isWarmingUp?: () => boolean;
   /** The history behind the list endpoints and by-id reads after archival (default: disabled, the lists answer 503). */
   history?: HistoryAccess;
   /** HISTORY_MAX_LIST_LIMIT (default: the config's default). */
@@ -46,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger));
 
   const tenant = requireTenant(createKeyring(deps.apiKeys));
+  // express.json's answers, read leaner for the common JSON body (json-body.ts).
   const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
   const refuseOversized = refuseOversizedBody(deps.bodyLimit);
   const history = { ...(deps.history ? { history: deps.history } : {}), ...(deps.maxListLimit ? { maxListLimit: deps.maxListLimit } : {}) };
@@ -55,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
   const intakeGuards = inOrder(refuseOversized, tenant, json);
   app.post('/v1/notifications', intakeGuards, acceptOne({ intake: deps.intake, isDraining: deps.isDraining }));
   app.use('/v1/notifications', intakeGuards, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history }));
-  app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
+  app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining, isWarmingUp: deps.isWarmingUp }));
   app.use(docsRouter()); // GET /openapi.json and /docs, public like the health checks
   // No /metrics here: it has its own listener (api-runtime.ts), off the public port.
   app.use(refuseOversized);

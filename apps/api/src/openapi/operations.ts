@@ -341,9 +341,9 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/readyz',
     tag: 'operations',
     auth: 'none',
-    summary: 'Redis answers and the instance is not draining',
+    summary: 'Redis answers, the start-up warm-up is done and the instance is not draining',
     ok: { 200: { description: 'Ready.', schema: 'Ready' } },
-    otherErrors: { 503: { description: 'Draining, or Redis does not answer.', schema: 'Ready' } },
+    otherErrors: { 503: { description: 'Draining, warming up (tracking query path, TRACKING_WARMUP_*), or Redis does not answer.', schema: 'Ready' } },
   },
   {
     method: 'get',

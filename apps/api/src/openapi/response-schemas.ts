@@ -151,7 +151,7 @@ export const trackingErrorSchema = z.strictObject({
 });
 
 export const healthSchema = z.strictObject({ status: z.literal('ok') });
-export const readySchema = z.strictObject({ status: z.enum(['ready', 'draining', 'not-ready']), redis: z.string().optional() });
+export const readySchema = z.strictObject({ status: z.enum(['ready', 'draining', 'warming-up', 'not-ready']), redis: z.string().optional() });
 
 const webhookEventTypes = z.enum(WEBHOOK_EVENT_TYPES);
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { RedisClient } from '@notify/runtime';
 
-/** /healthz: the process is alive. /readyz: Redis answers and the instance is not draining. */
-export function healthRouter(deps: { redis: RedisClient; isDraining: () => boolean }): Router {
+/** /healthz: the process is alive. /readyz: Redis answers, the start-up warm-up is done and the instance is not draining. */
+export function healthRouter(deps: { redis: RedisClient; isDraining: () => boolean; isWarmingUp?: () => boolean }): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -10,6 +10,10 @@ export function healthRouter(deps: { redis: RedisClient; isDraining: () => boole
   router.get('/readyz', async (_req, res) => {
     if (deps.isDraining()) {
       res.status(503).json({ status: 'draining' });
+      return;
+    }
+    if (deps.isWarmingUp?.() === true) {
+      res.status(503).json({ status: 'warming-up' });
       return;
     }
     try {

@@ -34,6 +34,8 @@ export interface TrackingConfig {
   readonly maxInFlight: number;
   /** The Retry-After of a shed answer, in seconds. */
   readonly shedRetryAfterS: number;
+  /** Queries run against the stores before the api reports ready (0 = none), how many at once, and the most time they may take. */
+  readonly warmUp: { readonly queries: number; readonly concurrency: number; readonly maxMs: number };
 }
 
 const DEFAULT_BASE_URL = devOrigin(DEV_DEFAULTS.trackingStoresPort);
@@ -98,6 +100,9 @@ export const trackingEnvSchema = z
     TRACKING_SHED_LOOP_DELAY_MS: millis(60_000).default(40),
     TRACKING_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
     TRACKING_SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(1),
+    TRACKING_WARMUP_QUERIES: z.coerce.number().int().min(0).max(100_000).default(400),
+    TRACKING_WARMUP_CONCURRENCY: z.coerce.number().int().min(1).max(4096).default(32),
+    TRACKING_WARMUP_MAX_MS: millis(600_000).default(5000),
   })
   .refine((env) => env.TRACKING_ANSWER_RESERVE_MS < env.TRACKING_BUDGET_MS, {
     message: 'must be smaller than TRACKING_BUDGET_MS',
@@ -135,5 +140,6 @@ export function loadTrackingConfig(env: Record<string, string | undefined>): Tra
     shedLoopDelayMs: e.TRACKING_SHED_LOOP_DELAY_MS,
     maxInFlight: e.TRACKING_MAX_IN_FLIGHT,
     shedRetryAfterS: e.TRACKING_SHED_RETRY_AFTER_S,
+    warmUp: { queries: e.TRACKING_WARMUP_QUERIES, concurrency: e.TRACKING_WARMUP_CONCURRENCY, maxMs: e.TRACKING_WARMUP_MAX_MS },
   };
 }

@@ -11,6 +11,7 @@ import {
   LoadShedder,
   requestDeadline,
   type Clock,
+  type Deadline,
   type RequestOutcome,
   type Timer,
 } from '@notify/budget-chain';
@@ -21,6 +22,7 @@ import { runTrackingQuery } from './query';
 import { failureAnswer, guardAnswer, shedAnswer } from './responses';
 import { sendJson } from './send-json';
 import { checkShipmentId } from './shipment-id';
+import { warmUpTracking, type WarmUpReport } from './warm-up';
 
 export interface TrackingRouterDeps {
   config: TrackingConfig;
@@ -50,8 +52,12 @@ export interface TrackingRouterDeps {
  */
 export const STORE_CANCEL_GRACE_MS = 100;
 
-/** An Express router plus `close()`, which releases the store connections it opened. */
-export type TrackingRouter = Router & { close(): Promise<void> };
+/**
+ * An Express router plus `warmUp()`, which runs config.warmUp queries against the stores
+ * (the api calls it before it reports ready), and `close()`, which releases the store
+ * connections it opened.
+ */
+export type TrackingRouter = Router & { warmUp(): Promise<WarmUpReport>; close(): Promise<void> };
 
 /**
  * `GET /:shipmentId` (mounted by the api at /v1/tracking): the delivery-ops read in parallel
@@ -177,7 +183,20 @@ export function createTrackingRouter(deps: TrackingRouterDeps): TrackingRouter {
       }
     },
   );
+  // Warm-up reads go through the same sockets but outside the request metrics: they are not callers' queries.
+  const warmUpStores =
+    deps.stores ?? createHttpTrackingStores({ storeUrls: config.storeUrls, dispatcher, cancel: config.cancel, cancelGraceMs: STORE_CANCEL_GRACE_MS });
+  const warmUpQuery = async (deadline: Deadline, shipmentId: string): Promise<boolean> => {
+    const result = await runTrackingQuery(deadline, shipmentId, warmUpStores, {
+      policy,
+      gatewayShareMs: config.gatewayShareMs,
+      stopOnFailure: config.stopOnFailure,
+    });
+    JSON.stringify(result.ok ? { ...result.record, budget: result.budget } : failureAnswer(result).body); // the answer's serialiser, warmed too
+    return result.ok;
+  };
   return Object.assign(router, {
+    warmUp: () => warmUpTracking(warmUpQuery, { ...config.warmUp, budgetMs: config.budgetMs, signal: deps.shutdownSignal }),
     async close(): Promise<void> {
       if (ownsShedder) shedder.stop();
       if (ownsDispatcher) await dispatcher.destroy();
