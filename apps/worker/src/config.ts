@@ -107,6 +107,11 @@ export const workerEnvShape = {
   WORKER_LOCK_DURATION_MS: ms(DEFAULT_WORKER_LOCKS.lockDurationMs, 600_000),
   WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000),
   WORKER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).default(DEFAULT_WORKER_LOCKS.maxStalledCount),
+  /** Join the Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
+  WORKER_COALESCE_WRITES: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
   /** Where this worker serves /metrics, /healthz, /readyz; 0 picks a free port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.workerMetricsPort),
@@ -193,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     bulkheads,
     cascade,
     locks,
+    coalesceWrites: c.WORKER_COALESCE_WRITES,
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },

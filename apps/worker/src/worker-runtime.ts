@@ -15,6 +15,8 @@ import {
   IntakeSweeper,
   createBreakerGate,
   createStepProcessor,
+  createWriteCoalescer,
+  NO_COALESCING,
   lazyHistoryStore,
   loadArchiveScripts,
   loadScripts,
@@ -46,7 +48,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const queues = new ChannelQueues(redis, config.partitions);
   registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
-  const scripts = loadScripts(redis, { archive: config.history.enabled, partitions: config.partitions });
+  // One socket write per event-loop turn on the shared connection (scripts, BullMQ, the webhook hook).
+  const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
+  const scripts = loadScripts(redis, { archive: config.history.enabled, partitions: config.partitions, coalesce });
   // Only the adapters of this worker's channels: an SMPP session or an SMTP pool is opened where it is used.
   const providers = ProviderDirectory.fromConfig(config.providers.providers, config.roles);
   // The breakers get their own fail-fast connection: in a Redis outage their calls fail at once
@@ -85,6 +89,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     logger: logger.child({ component: 'step' }),
     events: webhooks.publisher.stepEvents(),
     receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
+    coalesce,
   });
   // Receipts pushed over an adapter's own connection (SMPP deliver_sm) are applied like the api's provider events (docs/provider-events.md).
   const receipts = new ReceiptService({
@@ -114,6 +119,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     scripts,
     metrics,
     logger,
+    coalesce,
   });
   workers.start();
   await workers.waitUntilReady();

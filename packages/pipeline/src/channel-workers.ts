@@ -9,6 +9,7 @@ import { LaneSemaphore } from './lane-semaphore';
 import { DEFAULT_LANE_WATCHDOG, laneIsStuck, type LaneWatchdogConfig } from './lane-watchdog';
 import type { Scripts } from './scripts';
 import type { StepProcessor } from './step-processor';
+import { NO_COALESCING, type WriteCoalescer } from './write-coalescer';
 
 export interface ChannelWorkersOptions {
   connection: ConnectionOptions;
@@ -29,6 +30,11 @@ export interface ChannelWorkersOptions {
   logger: Logger;
   /** Replaces a lane worker that stopped fetching (lane-watchdog.ts); default DEFAULT_LANE_WATCHDOG. */
   watchdog?: LaneWatchdogConfig;
+  /**
+   * Called as a lane job ends (BullMQ then writes its completion and fetches the next job on
+   * `connection`): joins the socket writes of one event-loop turn (write-coalescer.ts). Default none.
+   */
+  coalesce?: WriteCoalescer;
 }
 
 /** One BullMQ worker's lane on one partition, and what the watchdog needs to judge it. */
@@ -64,6 +70,7 @@ export class ChannelWorkers {
     const { bulkheads, locks } = options;
     const partitions = options.partitions ?? [0];
     const partitionCount = options.partitionCount ?? 1;
+    const coalesce = options.coalesce ?? NO_COALESCING;
     // One semaphore per lane for this process, over all its partitions: a batch job runs its
     // items at once, so BullMQ's per-worker concurrency alone no longer bounds the calls in flight.
     const semaphores = new Map<string, LaneSemaphore>();
@@ -103,6 +110,7 @@ export class ChannelWorkers {
                     return await runLaneJob(job, runner);
                   } finally {
                     lane.inFlight -= 1;
+                    coalesce();
                   }
                 },
                 {

@@ -24,3 +24,4 @@ export * from './receipts';
 export * from './first-step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
+export * from './write-coalescer';

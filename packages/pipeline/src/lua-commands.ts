@@ -68,5 +68,14 @@ export function defineLuaCommands<Name extends string>(
       redis.defineCommand(commandName(name), { ...(numberOfKeys === undefined ? {} : { numberOfKeys }), lua: loadLuaSource(join(dir, `${name}.lua`)) });
     }
   }
-  return (name) => (redis as unknown as Record<string, LuaCommand>)[commandName(name)]!.bind(redis);
+  // Bound once per name: a hot caller (begin/finish per step) looks a command up on every call.
+  const bound = new Map<Name, LuaCommand>();
+  return (name) => {
+    let command = bound.get(name);
+    if (command === undefined) {
+      command = (redis as unknown as Record<string, LuaCommand>)[commandName(name)]!.bind(redis);
+      bound.set(name, command);
+    }
+    return command;
+  };
 }

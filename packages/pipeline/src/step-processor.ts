@@ -26,6 +26,7 @@ import type { ProviderAdapter } from '@notify/providers';
 import { providerAddress } from '@notify/providers';
 import type { Scripts } from './scripts';
 import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS, notificationIdOfMessage, receiptIndexKey } from './receipts/keys';
+import { NO_COALESCING, type WriteCoalescer } from './write-coalescer';
 
 export interface StepProcessorDeps {
   redis: RedisClient;
@@ -49,6 +50,12 @@ export interface StepProcessorDeps {
   events?: { publish(event: { type: StepEventType; notificationId: string; step?: number }): Promise<void> };
   /** RECEIPT_INDEX_TTL_SECONDS: how long a provider message id finds its notification (docs/provider-events.md); default 30 days. */
   receiptIndexTtlSeconds?: number;
+  /**
+   * Called before the processor's own Redis commands (the webhook hook's reads, the record reads
+   * of a cascade, step job adds): joins the socket writes of one event-loop turn (write-coalescer.ts).
+   * The scripts take theirs through loadScripts. Default none.
+   */
+  coalesce?: WriteCoalescer;
 }
 
 /** What the step processor tells `events`: a notification's terminal state, or a failed attempt. */
@@ -103,9 +110,11 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   const { redis, scripts, queues, providers, gate, metrics, config } = deps;
   const unknownPolicy = deps.unknownOutcomePolicy ?? (() => 'resend' as const);
   const now = deps.now ?? Date.now;
+  const coalesce = deps.coalesce ?? NO_COALESCING;
   /** Publishing is best effort beside the delivery: an error is logged, never thrown into the step. */
   const publish = async (type: StepEventType, data: StepJobData) => {
     if (!deps.events) return;
+    coalesce();
     try {
       await deps.events.publish({ type, notificationId: data.id, step: data.step });
     } catch (error) {
@@ -311,6 +320,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
 
   /** A re-run found the step already handled: compute the next move from the record alone. */
   async function resume(data: StepJobData): Promise<void> {
+    coalesce();
     const fields = (await redis.hgetall(notificationKey(data.id, partitionOfId(data.id, queues.partitions)))) as RecordFields;
     if (!fields.status || isTerminal(fields.status as NotificationStatus)) return;
     const step = Number(fields.step);
@@ -333,6 +343,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
    * history, the open breakers and the channels skipped in this notification.
    */
   async function advance(data: StepJobData, newSkips: Skip[], after: After, known?: RecordFields): Promise<void> {
+    coalesce();
     const fields = known ?? (await redis.hgetall(notificationKey(data.id, partitionOfId(data.id, queues.partitions))));
     if (!fields.status) return;
     const plan = JSON.parse(fields.plan ?? '[]') as Channel[];
@@ -401,7 +412,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       skips: skipsToRecord,
       status: delayMs > 0 ? 'retry-scheduled' : 'routing',
     });
-    if (scheduled.code === 'scheduled') await queues.enqueueStep(data.priority, next, delayMs);
+    if (scheduled.code === 'scheduled') {
+      coalesce();
+      await queues.enqueueStep(data.priority, next, delayMs);
+    }
   }
 
   function delayAfter(after: After): number {

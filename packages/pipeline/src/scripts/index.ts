@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { partitionOfId, partitionTag } from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
+import type { WriteCoalescer } from '../write-coalescer';
 import { callClaimArchive, type ClaimArchiveArgs, type ClaimArchiveReply } from './claim-archive';
 import { callCompactArchived, type CompactArchivedArgs, type CompactArchivedReply } from './compact-archived';
 import { callReleaseArchive, type ReleaseArchiveArgs, type ReleaseArchiveReply } from './release-archive';
@@ -59,20 +60,41 @@ export interface ScriptOptions {
    * partition uses `loadArchiveScripts`.
    */
   partitions?: number;
+  /**
+   * Called before each notification script call (intake, begin, finish, schedule, finish
+   * notification): joins the socket writes of one event-loop turn (write-coalescer.ts). Default none.
+   */
+  coalesce?: WriteCoalescer;
 }
 
 /** Registers the scripts on a connection (EVALSHA under the hood) and returns their typed methods. */
 export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Scripts {
-  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  const defined = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  const coalesce = options.coalesce;
+  const command: typeof defined =
+    coalesce === undefined
+      ? defined
+      : (name) => {
+          const run = defined(name);
+          return (...args) => {
+            coalesce();
+            return run(...args);
+          };
+        };
   const archive = options.archive === true;
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
+  const intake = command('intake-3');
+  const beginAttempt = command('begin-attempt-3');
+  const finishAttempt = command('finish-attempt-4');
+  const scheduleStep = command('schedule-step-1');
+  const finishNotification = command('finish-notification-3');
   return {
-    intake: (args) => callIntake(command('intake-3'), args, of(args.id)),
-    beginAttempt: (args) => callBeginAttempt(command('begin-attempt-3'), args, of(args.id)),
-    finishAttempt: (args) => callFinishAttempt(command('finish-attempt-4'), args, archive, of(args.id)),
-    scheduleStep: (args) => callScheduleStep(command('schedule-step-1'), args, of(args.id)),
-    finishNotification: (args) => callFinishNotification(command('finish-notification-3'), args, archive, of(args.id)),
+    intake: (args) => callIntake(intake, args, of(args.id)),
+    beginAttempt: (args) => callBeginAttempt(beginAttempt, args, of(args.id)),
+    finishAttempt: (args) => callFinishAttempt(finishAttempt, args, archive, of(args.id)),
+    scheduleStep: (args) => callScheduleStep(scheduleStep, args, of(args.id)),
+    finishNotification: (args) => callFinishNotification(finishNotification, args, archive, of(args.id)),
     ...loadArchiveScripts(redis, 0),
   };
 }
