@@ -26,6 +26,18 @@ async function track(id: string): Promise<{ status: number; body: { shipmentId?:
   return { status: res.status, body: res.body, ms: performance.now() - started };
 }
 
+it('warms the query path against the stores before it reports ready (TRACKING_WARMUP_QUERIES, default 400)', async () => {
+  const stats = (await (await fetch(`${platform.sims.storesUrl}/control/stats`)).json()) as { stores: Record<string, { requests: number }> };
+  // Not exactly 400 each: on this shared loop a warm-up query's budget can run out before a read is called.
+  expect(stats.stores['delivery-ops']?.requests).toBeGreaterThan(200);
+  expect(stats.stores.tariff?.requests).toBeGreaterThan(200);
+  const ready = await request(platform.api.url).get('/readyz');
+  expect([ready.status, ready.body.status]).toEqual([200, 'ready']);
+  // Warm-up reads are not callers' queries: the request counter has none of them.
+  const metrics = await (await fetch(platform.api.metricsUrl)).text();
+  expect(metrics).not.toMatch(/^notify_tracking_requests_total\{[^}]*\} [1-9]/m);
+});
+
 it('answers a tracking query within its budget, behind the API key', async () => {
   expect((await request(platform.api.url).get('/v1/tracking/SHP-1')).status).toBe(401);
   const res = await track('SHP-1');
