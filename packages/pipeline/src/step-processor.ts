@@ -144,7 +144,9 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   }
 
   async function process(data: StepJobData, run: StepRun = {}): Promise<StepResult> {
-    const ticket = await gate.acquire(data.channel, data.provider, await carriesFor(data));
+    // Only a channel whose providers differ in the addresses they carry reads the address (no await otherwise).
+    const carries = data.provider === undefined && deps.addressRouting?.channels.has(data.channel) === true ? await carriesFor(data) : undefined;
+    const ticket = await gate.acquire(data.channel, data.provider, carries);
     if (!ticket) {
       metrics.skips.inc({ channel: data.channel, reason: 'breaker-open' });
       await advance(data, [{ channel: data.channel, reason: 'breaker-open', at: now() }], 'skip');

@@ -140,7 +140,8 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     }
   }
 
-  async function states(): Promise<BreakerStates> {
+  /** Reads the states again when the local copy is older than cacheMs (one read at a time). */
+  async function refresh(): Promise<void> {
     if (performance.now() - readAt >= config.cacheMs) {
       reading ??= (async () => {
         try {
@@ -155,6 +156,10 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
       })();
       await reading;
     }
+  }
+
+  async function states(): Promise<BreakerStates> {
+    await refresh();
     return Object.fromEntries(names.map((n) => [n, effective(views.get(n))]));
   }
 
@@ -212,7 +217,9 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   /** One provider's breaker: a ticket, or undefined when it refuses (open, or no probe slot free). */
   async function acquireProvider(provider: string): Promise<GateTicket | undefined> {
     if (local) {
-      const state = (await states())[provider];
+      // The per-call path: no states object built, no read awaited while the local copy is fresh.
+      if (performance.now() - readAt >= config.cacheMs) await refresh();
+      const state = effective(views.get(provider));
       if (state === 'closed') return ordinary(provider);
       if (state === 'open') return undefined;
     }
@@ -247,7 +254,9 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
      * `carries`: only the providers that can carry this notification's address.
      */
     async acquire(channel: Channel, only?: string, carries?: (provider: string) => boolean) {
-      for (const provider of only !== undefined ? [only] : routes[channel].filter((p) => carries?.(p) ?? true)) {
+      if (only !== undefined) return acquireProvider(only);
+      for (const provider of routes[channel]) {
+        if (carries !== undefined && !carries(provider)) continue;
         const ticket = await acquireProvider(provider);
         if (ticket) return ticket;
       }

@@ -13,10 +13,22 @@ export interface DecodedReply<C extends ReturnCodes> {
 /** Splits a reply `{ code, detail... }` (or a bare code) into the code's name and the rest; an unlisted code throws. */
 export function decodeReply<C extends ReturnCodes>(script: string, codes: C, reply: unknown): DecodedReply<C> {
   const [raw, ...detail] = Array.isArray(reply) ? (reply as unknown[]) : [reply];
-  const value = Number(raw);
-  const name = Object.keys(codes).find((k) => codes[k] === value);
+  const name = namesOf(codes).get(Number(raw));
   if (name === undefined) throw new Error(`Lua script ${script} answered an unlisted code ${String(raw)}`);
   return { code: name, detail };
+}
+
+/** Each code table's value -> name, built once (a reply is decoded per script call). */
+const codeNames = new WeakMap<ReturnCodes, Map<number, string>>();
+function namesOf(codes: ReturnCodes): Map<number, string> {
+  let names = codeNames.get(codes);
+  if (names === undefined) {
+    names = new Map();
+    // The first name listed for a value wins (as Object.keys(...).find did).
+    for (const [name, value] of Object.entries(codes)) if (!names.has(value)) names.set(value, name);
+    codeNames.set(codes, names);
+  }
+  return names;
 }
 
 /** A reply value as text ('' for nil). */
