@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): Express {
 
   const tenant = requireTenant(createKeyring(deps.apiKeys));
   // express.json's answers, read leaner for the common JSON body (json-body.ts).
-  const json = express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] });
+  const json = jsonBody({ limit: deps.bodyLimit });
   const refuseOversized = refuseOversizedBody(deps.bodyLimit);
   const history = { ...(deps.history ? { history: deps.history } : {}), ...(deps.maxListLimit ? { maxListLimit: deps.maxListLimit } : {}) };
   // The intake first, its single POST straight to its handler: it would otherwise walk the

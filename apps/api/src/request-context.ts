@@ -51,9 +51,12 @@ function trackMatchedRoute(req: Request): void {
       return this[ROUTE];
     },
     // The pattern is put together only when a log line asks (loggedRoute), not on every request.
+    // A route matched at the app's own level (the intake's POST) has no mount path: nothing more
+    // is added to the request then (an absent base reads as ''), unless an earlier match left one.
     set(this: Tracked, value: unknown) {
       this[ROUTE] = value;
-      this[MATCHED_BASE] = this.baseUrl;
+      const base = this.baseUrl;
+      if (base !== '' || this[MATCHED_BASE] !== undefined) this[MATCHED_BASE] = base;
     },
   });
 }
