@@ -47,7 +47,10 @@ function send(server: Server, headers: OutgoingHttpHeaders, chunks: (string | Bu
 }
 
 const json = { 'content-type': 'application/json' };
-const sized = (text: string | Buffer, headers: OutgoingHttpHeaders = json) => ({ headers: { ...headers, 'content-length': Buffer.byteLength(text) }, chunks: [text] });
+const sized = (text: string | Buffer, headers: OutgoingHttpHeaders = json) => ({
+  headers: { ...headers, 'content-length': Buffer.byteLength(text) },
+  chunks: [text],
+});
 const CASES: Record<string, { headers: OutgoingHttpHeaders; chunks: (string | Buffer)[] }> = {
   'an object': sized('{"eventId":"e1","recipient":{"id":"r1"}}'),
   'an array': sized(' [1,2]'),
@@ -88,7 +91,10 @@ describe('jsonBody answers every body as express.json does', () => {
     const bad = await send(lean, malformed.headers, malformed.chunks);
     expect(bad).toEqual({ status: 400, body: { error: { code: 'MALFORMED_JSON', message: expect.stringMatching(/^the body is not valid JSON: .+/) } } });
     const { headers, chunks } = CASES['chunked, over the limit']!;
-    expect(await send(lean, headers, chunks)).toEqual({ status: 413, body: { error: { code: 'PAYLOAD_TOO_LARGE', message: 'the body exceeds the size limit' } } });
+    expect(await send(lean, headers, chunks)).toEqual({
+      status: 413,
+      body: { error: { code: 'PAYLOAD_TOO_LARGE', message: 'the body exceeds the size limit' } },
+    });
   });
 
   it('a client gone mid-body: the route never runs, the server goes on', async () => {
