@@ -9,7 +9,9 @@ import {
   ReceiptService,
   RecipientStore,
   ReplicaWaiter,
+  NO_COALESCING,
   createBreakerGate,
+  createWriteCoalescer,
   loadScripts,
   type ChannelGate,
 } from '@notify/pipeline';
@@ -46,8 +48,11 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // The intake connection already fails fast (producer role): the breakers share it.
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });
   const recipients = new RecipientStore(redis, config.partitions);
+  // One socket write per event-loop turn: a batch's intake scripts (and the turn's job adds) leave
+  // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Api CPU (session 6)").
+  const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
   const intake = new IntakeService({
-    scripts: loadScripts(redis, { partitions: config.partitions }),
+    scripts: loadScripts(redis, { partitions: config.partitions, coalesce }),
     queues,
     recipients,
     gate,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_CASCADE_CONFIG, DEFAULT_STEP_BATCH, breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
+  booleanEnv,
   historyEnvShape,
   httpServerLimitsEnvShape,
   parseEnv,
@@ -110,6 +111,8 @@ export const apiEnvShape = {
   STEP_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_STEP_BATCH.max),
   /** How long a single POST's first step waits for others of its lane to share its batch job; 0 = added at once. */
   STEP_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_STEP_BATCH.windowMs),
+  /** Join the api's Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
+  API_COALESCE_WRITES: booleanEnv(true),
   /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */
   PROVIDER_EVENT_SECRETS: z
     .string()
@@ -162,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     redis: toRedisTarget(c),
     partitions: c.PARTITIONS,
     stepBatch: { max: c.STEP_BATCH_MAX, windowMs: c.STEP_BATCH_WINDOW_MS },
+    coalesceWrites: c.API_COALESCE_WRITES,
     intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,

@@ -14,6 +14,7 @@ import {
 } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
+  booleanEnv,
   devOrigin,
   historyEnvShape,
   httpServerLimitsEnvShape,
@@ -108,10 +109,7 @@ export const workerEnvShape = {
   WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000),
   WORKER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).default(DEFAULT_WORKER_LOCKS.maxStalledCount),
   /** Join the Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
-  WORKER_COALESCE_WRITES: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+  WORKER_COALESCE_WRITES: booleanEnv(true),
   METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
   /** Where this worker serves /metrics, /healthz, /readyz; 0 picks a free port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.workerMetricsPort),
@@ -121,10 +119,7 @@ export const workerEnvShape = {
   INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
   INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
   /** With history on: this worker runs an archiver (several workers share the archive queue). */
-  ARCHIVER_ENABLED: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+  ARCHIVER_ENABLED: booleanEnv(true),
   ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(DEFAULT_ARCHIVER_CONFIG.batchSize),
   ARCHIVE_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000),
   /** Archive batches in flight at once per archiver (a Redis claim overlaps the previous batch's PostgreSQL write). */

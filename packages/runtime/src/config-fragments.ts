@@ -6,6 +6,13 @@ import { parseClusterNodes, type RedisTarget } from './redis-connection';
 /** The log levels pino knows; every app's LOG_LEVEL. */
 export const logLevelEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
+/** An on/off env flag (`true`/`false`/`1`/`0`) with its default. */
+export const booleanEnv = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
 /** Env fields every process shares, defined once (each app's config.ts composes them). */
 export const sharedEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
