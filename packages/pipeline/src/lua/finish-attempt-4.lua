@@ -23,9 +23,12 @@
     4 missing    no record
 ]]
 --- @include "erase-addresses"
-if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
+-- One read and one write of the record (this runs once per call at the peak): every record has
+-- its id from intake on, so a hash without one is no record.
 local attemptField = 'a:' .. ARGV[1]
-local raw = redis.call('HGET', KEYS[1], attemptField)
+local rec = redis.call('HMGET', KEYS[1], 'id', attemptField, 'acceptedAt', 'calls')
+if not rec[1] then return { 4 } end
+local raw = rec[2]
 if not raw then return { 1 } end
 local attempt = cjson.decode(raw)
 if attempt['outcome'] ~= nil then return { 1 } end
@@ -35,19 +38,31 @@ if ARGV[4] ~= '' then attempt['message'] = ARGV[4] end
 attempt['finishedAt'] = tonumber(ARGV[5])
 attempt['durationMs'] = tonumber(ARGV[6])
 if ARGV[11] ~= nil and ARGV[11] ~= '' then attempt['providerMessageId'] = ARGV[11] end
+local calls = tonumber(rec[4]) or 0
+local writes = { attemptField, '' }
 if ARGV[8] == '0' then
   attempt['spent'] = false
-  redis.call('HINCRBY', KEYS[1], 'calls', -1)
+  calls = calls - 1
+  writes[#writes + 1] = 'calls'
+  writes[#writes + 1] = calls
 end
-redis.call('HSET', KEYS[1], attemptField, cjson.encode(attempt))
+writes[2] = cjson.encode(attempt)
 if ARGV[2] == 'delivered' then
-  redis.call('HSET', KEYS[1], 'status', 'delivered', 'deliveredChannel', attempt['channel'],
-    'deliveredAt', ARGV[5], 'finishedAt', ARGV[5])
+  writes[#writes + 1] = 'status'
+  writes[#writes + 1] = 'delivered'
+  writes[#writes + 1] = 'deliveredChannel'
+  writes[#writes + 1] = attempt['channel']
+  writes[#writes + 1] = 'deliveredAt'
+  writes[#writes + 1] = ARGV[5]
+  writes[#writes + 1] = 'finishedAt'
+  writes[#writes + 1] = ARGV[5]
+end
+redis.call('HSET', KEYS[1], unpack(writes))
+if ARGV[2] == 'delivered' then
   eraseAddresses(KEYS[1])
   if ARGV[9] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[10]) end
   redis.call('ZREM', KEYS[4], ARGV[10])
 elseif ARGV[2] == 'permanent' and tonumber(ARGV[7]) > 0 then
   redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
 end
-local after = redis.call('HMGET', KEYS[1], 'acceptedAt', 'calls')
-return { 0, after[1], after[2] }
+return { 0, rec[3], calls }
