@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CASCADE_CONFIG, DEFAULT_STEP_BATCH, breakerEnvShape, toBreakerConfig } from '@notify/pipeline';
+import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, stepBatchEnv, toBreakerConfig } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
   booleanEnv,
@@ -108,9 +108,9 @@ export const apiEnvShape = {
   /** How long one intake WAIT may block; past it the notification is accepted anyway (counted `short`). */
   INTAKE_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** First steps per batch job at most (docs/benchmarks-pipeline.md, "First-step batches"); 1 = one job per notification. */
-  STEP_BATCH_MAX: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_STEP_BATCH.max),
+  STEP_BATCH_MAX: stepBatchEnv.max,
   /** How long a single POST's first step waits for others of its lane to share its batch job; 0 = added at once. */
-  STEP_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_STEP_BATCH.windowMs),
+  STEP_BATCH_WINDOW_MS: stepBatchEnv.windowMs,
   /** Join the api's Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
   API_COALESCE_WRITES: booleanEnv(true),
   /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */

@@ -7,6 +7,7 @@ import {
   DEFAULT_RECEIPT_INDEX_TTL_SECONDS,
   DEFAULT_WORKER_LOCKS,
   breakerEnvShape,
+  stepBatchEnv,
   toBreakerConfig,
   type BulkheadConfig,
   type CascadeConfig,
@@ -101,6 +102,9 @@ export const workerEnvShape = {
   CASCADE_RECONCILE_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.reconcileDelayMs),
   CASCADE_UNAVAILABLE_RETRY_MS: ms(DEFAULT_CASCADE_CONFIG.unavailableRetryMs),
   CASCADE_MAX_AGE_MS: ms(DEFAULT_CASCADE_CONFIG.maxAgeMs, 7 * 86_400_000),
+  /** Later steps per batch job at most, and how long a cascade's next step waits for others of its lane and delay (0 = one job per step). */
+  STEP_BATCH_MAX: stepBatchEnv.max,
+  STEP_BATCH_LATER_WINDOW_MS: stepBatchEnv.laterWindowMs,
   SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
   /** How long a provider message id finds its notification for receipts and bounces (docs/provider-events.md). */
   RECEIPT_INDEX_TTL_SECONDS: z.coerce.number().int().min(60).default(DEFAULT_RECEIPT_INDEX_TTL_SECONDS),
@@ -194,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     cascade,
     locks,
     coalesceWrites: c.WORKER_COALESCE_WRITES,
+    laterStepBatch: { max: c.STEP_BATCH_MAX, windowMs: c.STEP_BATCH_LATER_WINDOW_MS },
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },

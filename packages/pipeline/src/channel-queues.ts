@@ -1,6 +1,6 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { CHANNELS, PRIORITIES, allPartitions, channelQueueName, partitionOfId, queuePrefix, stepJobId, type Channel, type Priority } from '@notify/core';
-import { DEFAULT_STEP_BATCH, FirstStepBatcher, type StepBatchConfig } from './first-step-batcher';
+import { DEFAULT_LATER_STEP_BATCH, DEFAULT_STEP_BATCH, StepBatcher, type StepBatchConfig } from './step-batcher';
 import { STEP_BATCH_JOB_NAME, STEP_JOB_NAME, type LaneJobData, type StepJobData } from './job-data';
 
 /**
@@ -36,17 +36,20 @@ export class ChannelQueues {
   readonly partitions: number;
   /** STEP_BATCH_MAX / STEP_BATCH_WINDOW_MS: how intake groups first steps into batch jobs. */
   readonly batch: StepBatchConfig;
-  private readonly batcher: FirstStepBatcher;
+  private readonly batcher: StepBatcher;
+  /** The worker's: the cascade's later steps of one lane and delay share batch jobs (STEP_BATCH_LATER_WINDOW_MS). */
+  private readonly laterBatcher: StepBatcher;
 
-  /** `partitions`: PARTITIONS (default 1, the six queues under `{notify}:q`). */
-  constructor(connection: ConnectionOptions, partitions = 1, batch: StepBatchConfig = DEFAULT_STEP_BATCH) {
+  /**
+   * `partitions`: PARTITIONS (default 1, the six queues under `{notify}:q`); `batch`: first
+   * steps (intake); `later`: the cascade's later steps (worker).
+   */
+  constructor(connection: ConnectionOptions, partitions = 1, batch: StepBatchConfig = DEFAULT_STEP_BATCH, later: StepBatchConfig = DEFAULT_LATER_STEP_BATCH) {
     this.partitions = partitions;
     this.batch = batch;
-    this.batcher = new FirstStepBatcher(
-      batch,
-      (items) => this.addFirstSteps(items),
-      (data) => laneKey(channelQueueName(data.channel, data.priority), partitionOfId(data.id, this.partitions)),
-    );
+    const laneOf = (data: StepJobData) => laneKey(channelQueueName(data.channel, data.priority), partitionOfId(data.id, this.partitions));
+    this.batcher = new StepBatcher(batch, (items) => this.addSteps(items, 0), laneOf);
+    this.laterBatcher = new StepBatcher(later, (items, delayMs) => this.addSteps(items, delayMs), laneOf);
     for (const partition of allPartitions(partitions)) {
       for (const channel of CHANNELS) {
         for (const priority of PRIORITIES) {
@@ -145,19 +148,29 @@ export class ChannelQueues {
     );
   }
 
-  /** One lane's first steps as one job (the micro-batcher's add). */
-  private async addFirstSteps(steps: StepJobData[]): Promise<void> {
+  /**
+   * A cascade's next step (the worker, after a step that did not deliver): through the later
+   * steps' micro-batcher, so next steps of one lane and delay within STEP_BATCH_LATER_WINDOW_MS
+   * share one (delayed) batch job instead of one BullMQ job each; each starts at most that window
+   * after its own delay. Resolves once the job holding it exists.
+   */
+  async enqueueLaterStep(priority: Priority, data: StepJobData, delayMs = 0): Promise<void> {
+    await this.laterBatcher.add(data.priority === priority ? data : { ...data, priority }, delayMs);
+  }
+
+  /** One lane's steps as one job, `delayMs` from now (a micro-batcher's add). */
+  private async addSteps(steps: StepJobData[], delayMs: number): Promise<void> {
     const [first] = steps;
     if (!first) return;
     // One item: the plain step job with its derived id (what enqueueStep adds, and exactly today's job).
-    if (steps.length === 1) return this.enqueueStep(first.priority, first);
+    if (steps.length === 1) return this.enqueueStep(first.priority, first, delayMs);
     const job = laneJob(steps);
-    await this.forNotification(first.id, first.channel, first.priority).add(job.name, job.data);
+    await this.forNotification(first.id, first.channel, first.priority).add(job.name, job.data, delayMs > 0 ? { delay: delayMs } : {});
   }
 
-  /** Adds the first steps still waiting in the micro-batcher, then closes the queues. */
+  /** Adds the steps still waiting in the micro-batchers, then closes the queues. */
   async close(): Promise<void> {
-    await this.batcher.flushAll();
+    await Promise.all([this.batcher.flushAll(), this.laterBatcher.flushAll()]);
     await Promise.all(this.all().map((q) => q.close()));
   }
 }

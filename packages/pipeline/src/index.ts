@@ -21,7 +21,7 @@ export * from './archiver';
 export * from './archiver-store';
 export * from './replica-wait';
 export * from './receipts';
-export * from './first-step-batcher';
+export * from './step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
 export * from './write-coalescer';

@@ -1,4 +1,4 @@
-import { FirstStepBatcher, type StepBatchConfig } from './first-step-batcher';
+import { StepBatcher, type StepBatchConfig } from './step-batcher';
 import type { StepJobData } from './job-data';
 
 const step = (n: number, channel: StepJobData['channel'] = 'push'): StepJobData => ({ id: `n${n}`, rh: `r${n}`, priority: 'urgent', step: 1, channel });
@@ -6,19 +6,21 @@ const step = (n: number, channel: StepJobData['channel'] = 'push'): StepJobData 
 /** A batcher whose adds are recorded (and can be made to fail or wait). */
 function recording(config: StepBatchConfig) {
   const adds: string[][] = [];
+  const delays: number[] = [];
   let fail: Error | undefined;
-  const batcher = new FirstStepBatcher(
+  const batcher = new StepBatcher(
     config,
-    (items) => {
+    (items, delayMs) => {
       adds.push(items.map((i) => i.id));
+      delays.push(delayMs);
       return fail ? Promise.reject(fail) : Promise.resolve();
     },
     (data) => `${data.channel}/${data.priority}`,
   );
-  return { batcher, adds, failWith: (error: Error) => (fail = error) };
+  return { batcher, adds, delays, failWith: (error: Error) => (fail = error) };
 }
 
-describe('FirstStepBatcher', () => {
+describe('StepBatcher', () => {
   it('one add per lane for the items that arrive within the window; each waiter resolves after it', async () => {
     const { batcher, adds } = recording({ max: 64, windowMs: 5 });
     const done = [batcher.add(step(1)), batcher.add(step(2)), batcher.add(step(3, 'sms')), batcher.add(step(4))];
@@ -68,5 +70,25 @@ describe('FirstStepBatcher', () => {
       await batcher.add(step(2));
       expect(adds).toEqual([['n1'], ['n2']]);
     }
+  });
+
+  it('steps of one lane but another delay go to another job, added with that delay (the cascade: each waits its own)', async () => {
+    const { batcher, adds, delays } = recording({ max: 64, windowMs: 5 });
+    await Promise.all([batcher.add(step(1), 300), batcher.add(step(2)), batcher.add(step(3), 300), batcher.add(step(4), 30_000)]);
+    const byDelay = new Map(adds.map((ids, i) => [delays[i], ids]));
+    expect(byDelay).toEqual(
+      new Map([
+        [300, ['n1', 'n3']],
+        [0, ['n2']],
+        [30_000, ['n4']],
+      ]),
+    );
+  });
+
+  it('max 1 or window 0: an item with a delay is added alone with it', async () => {
+    const { batcher, adds, delays } = recording({ max: 64, windowMs: 0 });
+    await batcher.add(step(1), 250);
+    expect(adds).toEqual([['n1']]);
+    expect(delays).toEqual([250]);
   });
 });
