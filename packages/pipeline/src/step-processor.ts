@@ -46,8 +46,11 @@ export interface StepProcessorDeps {
   /** Per channel; default `resend` everywhere (what the simulators, which honour keys, never need). */
   unknownOutcomePolicy?: (channel: Channel) => UnknownOutcomePolicy;
   now?: () => number;
-  /** Tenant webhooks (packages/webhooks): told where a notification ends or an attempt failed. Never fails a step. */
-  events?: { publish(event: { type: StepEventType; notificationId: string; step?: number }): Promise<void> };
+  /**
+   * Tenant webhooks (packages/webhooks): told where a notification ends or an attempt failed. Never fails a step.
+   * `tenant` when the processor has read it anyway (begin-attempt, the record of a cascade): the hook then reads no record.
+   */
+  events?: { publish(event: { type: StepEventType; notificationId: string; step?: number; tenant?: string }): Promise<void> };
   /** RECEIPT_INDEX_TTL_SECONDS: how long a provider message id finds its notification (docs/provider-events.md); default 30 days. */
   receiptIndexTtlSeconds?: number;
   /**
@@ -111,12 +114,15 @@ export function createStepProcessor(deps: StepProcessorDeps) {
   const unknownPolicy = deps.unknownOutcomePolicy ?? (() => 'resend' as const);
   const now = deps.now ?? Date.now;
   const coalesce = deps.coalesce ?? NO_COALESCING;
-  /** Publishing is best effort beside the delivery: an error is logged, never thrown into the step. */
-  const publish = async (type: StepEventType, data: StepJobData) => {
+  /**
+   * Publishing is best effort beside the delivery: an error is logged, never thrown into the step.
+   * `tenant`, where known, saves the hook its HGET of the record on every delivery.
+   */
+  const publish = async (type: StepEventType, data: StepJobData, tenant?: string) => {
     if (!deps.events) return;
     coalesce();
     try {
-      await deps.events.publish({ type, notificationId: data.id, step: data.step });
+      await deps.events.publish({ type, notificationId: data.id, step: data.step, ...(tenant ? { tenant } : {}) });
     } catch (error) {
       deps.logger.warn({ err: error, notificationId: data.id, type }, 'webhook event not published');
     }
@@ -130,7 +136,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
    */
   async function republishEnd(data: StepJobData): Promise<void> {
     if (!deps.events) return;
-    const [status, step] = await redis.hmget(notificationKey(data.id, partitionOfId(data.id, queues.partitions)), 'status', 'step');
+    const [status, step, tenant] = await redis.hmget(notificationKey(data.id, partitionOfId(data.id, queues.partitions)), 'status', 'step', 'tenant');
     if (Number(step) !== data.step) return;
     const type =
       status === 'delivered'
@@ -140,7 +146,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
           : status === 'unconfirmed'
             ? 'notification.unconfirmed'
             : undefined;
-    if (type) await publish(type, data);
+    if (type) await publish(type, data, tenant ?? undefined);
   }
 
   async function process(data: StepJobData, run: StepRun = {}): Promise<StepResult> {
@@ -197,7 +203,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     return typeof address === 'string' ? deps.addressRouting.filterFor(data.channel, address) : undefined;
   }
 
-  async function call(data: StepJobData, begin: { contentJson: string; addressesJson: string }, ticket: GateTicket): Promise<StepResult> {
+  async function call(data: StepJobData, begin: { contentJson: string; addressesJson: string; tenant?: string }, ticket: GateTicket): Promise<StepResult> {
     let to: string;
     let message: RenderedMessage;
     let adapter: ProviderAdapter;
@@ -250,10 +256,10 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       metrics.notifications.inc({ priority: data.priority, outcome: 'delivered' });
       metrics.deliveryLatency.observe({ priority: data.priority }, Math.max(0, now() - finished.acceptedAt) / 1000);
       metrics.cascadeDepth.observe({ outcome: 'delivered' }, finished.calls || 1);
-      await publish('notification.delivered', data);
+      await publish('notification.delivered', data, begin.tenant);
       return { action: 'called', outcome: result.outcome, channel: data.channel };
     }
-    if (finished.code === 'recorded' && result.outcome !== 'delivered') await publish('attempt.failed', data);
+    if (finished.code === 'recorded' && result.outcome !== 'delivered') await publish('attempt.failed', data, begin.tenant);
     if (finished.code === 'recorded' && result.outcome === 'unknown' && !adapter.capabilities.idempotencyKey && !adapter.capabilities.lookup) {
       if (unknownPolicy(data.channel) === 'settle') {
         // A re-send could deliver twice and nothing can be asked: the outcome stays unknown, said as such.
@@ -294,7 +300,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     if (ended.code === 'ended') {
       metrics.notifications.inc({ priority: data.priority, outcome: 'unconfirmed' });
       metrics.cascadeDepth.observe({ outcome: 'unconfirmed' }, Number(fields.calls ?? 0));
-      await publish('notification.unconfirmed', data);
+      await publish('notification.unconfirmed', data, fields.tenant);
     }
   }
 
@@ -387,7 +393,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
       if (ended.code === 'ended') {
         metrics.notifications.inc({ priority: data.priority, outcome: status });
         metrics.cascadeDepth.observe({ outcome: status }, Number(fields.calls ?? 0));
-        await publish(status === 'unconfirmed' ? 'notification.unconfirmed' : 'notification.failed', data);
+        await publish(status === 'unconfirmed' ? 'notification.unconfirmed' : 'notification.failed', data, fields.tenant);
       }
       return;
     }

@@ -13,13 +13,25 @@ describe('begin-attempt-3.lua', () => {
     await scripts().intake(intakeArgs());
   });
 
-  it('proceed: opens the attempt, counts the call, answers only content and addresses', async () => {
+  it('proceed: opens the attempt, counts the call, answers only content, addresses and the tenant', async () => {
     const reply = await begin();
-    expect(reply).toEqual({ code: 'proceed', contentJson: JSON.stringify(intakeArgs().content), addressesJson: JSON.stringify(intakeArgs().addresses) });
+    expect(reply).toEqual({
+      code: 'proceed',
+      contentJson: JSON.stringify(intakeArgs().content),
+      addressesJson: JSON.stringify(intakeArgs().addresses),
+      tenant: 'tenant-a',
+    });
     expect(await redis().hmget(key, 'calls', 'status')).toEqual(['1', 'sending']);
     expect(JSON.parse((await redis().hget(key, 'a:1')) as string)).toEqual({ step: 1, channel: 'push', kind: 'send', startedAt: NOW + 10 });
     // The notification stays pending until it is terminal: its entry says when it last made progress.
     expect(await redis().zscore(pendingIntakeKey(), id)).toBe(String(NOW + 10));
+  });
+
+  it('proceed on a record without a tenant: no tenant in the reply (the webhook hook reads it itself)', async () => {
+    await redis().hdel(key, 'tenant');
+    const reply = await begin();
+    expect(reply).toMatchObject({ code: 'proceed' });
+    expect(reply).not.toHaveProperty('tenant');
   });
 
   it('terminal: a delivered, failed or unconfirmed record starts nothing', async () => {

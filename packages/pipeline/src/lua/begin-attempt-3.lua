@@ -14,7 +14,8 @@
   ARGV[7] in-flight lease (ms; 0 = none)   ARGV[8] id of the BullMQ job running the step ('' = unknown)
 
   Returns { code, detail... }
-    0 proceed      { 0, content, addresses }: make the call
+    0 proceed      { 0, content, addresses, tenant }: make the call (the tenant spares the
+                   webhook hook a read of its own when the step ends)
     1 terminal     already delivered, failed or unconfirmed: do nothing
     2 stale        this job is behind the record (re-run of an old step)
     3 crashed      this step was started before and never finished: the worker died
@@ -79,5 +80,5 @@ if ARGV[8] ~= '' then
   writes[#writes + 1] = ARGV[8]
 end
 redis.call('HSET', KEYS[1], unpack(writes))
-local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses')
-return { 0, fields[1], fields[2] }
+local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses', 'tenant')
+return { 0, fields[1], fields[2], fields[3] }

@@ -23,8 +23,9 @@ export interface BeginAttemptArgs {
   leaseMs?: number;
 }
 
+/** `tenant` on proceed: the record's tenant, for the webhook hook's publish (absent on a record without one). */
 export type BeginAttemptReply =
-  { code: 'proceed'; contentJson: string; addressesJson: string } | { code: Exclude<keyof typeof BEGIN_ATTEMPT_CODES, 'proceed'> };
+  { code: 'proceed'; contentJson: string; addressesJson: string; tenant?: string } | { code: Exclude<keyof typeof BEGIN_ATTEMPT_CODES, 'proceed'> };
 
 /** `partition`: the id's partition (set by loadScripts). */
 export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs, partition = 0): Promise<BeginAttemptReply> {
@@ -43,5 +44,6 @@ export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs,
   );
   const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
   if (code !== 'proceed') return { code };
-  return { code, contentJson: text(detail[0]), addressesJson: text(detail[1]) };
+  const tenant = text(detail[2]);
+  return { code, contentJson: text(detail[0]), addressesJson: text(detail[1]), ...(tenant ? { tenant } : {}) };
 }
