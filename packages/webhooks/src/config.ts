@@ -44,6 +44,11 @@ export const webhookEnvShape = {
   /** First retry delay; doubled each time up to WEBHOOK_RETRY_MAX_DELAY_MS, +-20% jitter. */
   WEBHOOK_RETRY_BASE_MS: int(5_000, 1, 3_600_000),
   WEBHOOK_RETRY_MAX_DELAY_MS: int(4 * 3_600_000, 1, 86_400_000),
+  /**
+   * How long the step hook keeps a tenant's endpoint list (listening-cache.ts; 0 = not kept, read
+   * per event). Changes reach it at once by pub/sub: this only bounds a missed invalidation.
+   */
+  WEBHOOK_ENDPOINT_CACHE_MS: int(5_000, 0, 300_000),
 };
 
 export interface WebhookConfig {
@@ -57,6 +62,7 @@ export interface WebhookConfig {
   maxAttempts: number;
   retryBaseMs: number;
   retryMaxDelayMs: number;
+  endpointCacheMs: number;
 }
 
 type WebhookEnv = { [K in keyof typeof webhookEnvShape]: z.infer<(typeof webhookEnvShape)[K]> };
@@ -73,6 +79,7 @@ export function toWebhookConfig(c: WebhookEnv): WebhookConfig {
     maxAttempts: c.WEBHOOK_MAX_ATTEMPTS,
     retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
     retryMaxDelayMs: c.WEBHOOK_RETRY_MAX_DELAY_MS,
+    endpointCacheMs: c.WEBHOOK_ENDPOINT_CACHE_MS,
   };
 }
 

@@ -6,5 +6,6 @@ export * from './registry';
 export * from './ssrf';
 export * from './sender';
 export * from './publisher';
+export * from './listening-cache';
 export * from './delivery-worker';
 export * from './service';

@@ -33,6 +33,14 @@ export function webhookTenantKey(tenant: string): string {
   return `${WEBHOOK_KEY_PREFIX}:t:${tenantHash(tenant)}`;
 }
 
+/**
+ * The pub/sub channel on which every write to a tenant's endpoints (create, rotate, disable,
+ * delete) announces the tenant, by its set key (webhookTenantKey: no tenant name in clear), in
+ * the same script or MULTI as the write. The step hook's cache of listening endpoints
+ * (listening-cache.ts) forgets that tenant when it hears it.
+ */
+export const WEBHOOK_ENDPOINTS_CHANGED_CHANNEL = `${WEBHOOK_KEY_PREFIX}:endpoints-changed`;
+
 /** One endpoint: a hash (tenant, url, events, secrets, disabled state). */
 export function webhookEndpointKey(endpointId: string): string {
   return `${WEBHOOK_KEY_PREFIX}:ep:${endpointId}`;

@@ -6,6 +6,7 @@ import { toNotificationView, type RecordFields } from '@notify/pipeline';
 import type { WebhookConfig } from './config';
 import { notificationEvent, type NotificationEventType, type WebhookEvent } from './events';
 import { WEBHOOK_QUEUE_NAME, WEBHOOK_QUEUE_PREFIX, webhookJobId } from './keys';
+import type { ListeningEndpointsCache } from './listening-cache';
 import type { WebhookEndpoint, WebhookRegistry } from './registry';
 
 /** A webhook delivery job: one event to one endpoint. The payload is the event itself (no address, no content). */
@@ -41,9 +42,13 @@ export function createWebhookQueue(connection: ConnectionOptions, config: Pick<W
   });
 }
 
-/** The step processor's hook (packages/pipeline's `events` dependency). */
+/**
+ * The step processor's hook (packages/pipeline's `events` dependency). `tenant`: the
+ * notification's tenant when the caller has it at hand (it saves the hook a read per event);
+ * absent, the hook reads it from the record.
+ */
 export interface StepEventSink {
-  publish(event: { type: NotificationEventType; notificationId: string; step?: number }): Promise<void>;
+  publish(event: { type: NotificationEventType; notificationId: string; step?: number; tenant?: string }): Promise<void>;
 }
 
 /**
@@ -60,6 +65,8 @@ export class WebhookPublisher {
       logger: Logger;
       now?: () => number;
       partitions?: number;
+      /** The step hook's endpoint lists (listening-cache.ts); absent: read per event. */
+      cache?: ListeningEndpointsCache;
     },
   ) {}
 
@@ -73,15 +80,20 @@ export class WebhookPublisher {
    * asks the record's tenant first and reads the whole record (the status object as the api
    * shows it) only when an endpoint of that tenant listens to the event: most tenants have
    * none, and the whole record, its view and the event's id cost the worker CPU on every
-   * delivery (docs/benchmarks-pipeline.md, "Worker and simulator CPU").
+   * delivery (docs/benchmarks-pipeline.md, "Worker and simulator CPU"). For the same reason the
+   * tenant comes from the caller when it has it (the step processor reads it with the attempt),
+   * and the tenant's endpoint list from the cache, which costs no command while it holds it.
    */
   stepEvents(): StepEventSink {
+    const cache = this.deps.cache;
+    cache?.start();
     return {
-      publish: async ({ type, notificationId, step }) => {
+      publish: async ({ type, notificationId, step, tenant: known }) => {
         const key = notificationKey(notificationId, partitionOfId(notificationId, this.deps.partitions ?? 1));
-        const tenant = await this.deps.redis.hget(key, 'tenant');
+        const tenant = known || (await this.deps.redis.hget(key, 'tenant'));
         if (!tenant) return; // expired or archived already: nothing to say
-        const endpoints = await this.listening(tenant, type);
+        const all = cache ? await cache.list(tenant) : await this.deps.registry.list(tenant);
+        const endpoints = listeningTo(all, type);
         if (endpoints.length === 0) return;
         const fields = (await this.deps.redis.hgetall(key)) as RecordFields;
         if (!fields.id || !fields.tenant) return;
@@ -91,9 +103,9 @@ export class WebhookPublisher {
     };
   }
 
-  /** The tenant's endpoints that listen to `type` and are not disabled. */
+  /** The tenant's endpoints that listen to `type` and are not disabled (read now, never cached). */
   private async listening(tenant: string, type: WebhookEvent['type']): Promise<WebhookEndpoint[]> {
-    return (await this.deps.registry.list(tenant)).filter((e) => !e.disabled && e.events.includes(type));
+    return listeningTo(await this.deps.registry.list(tenant), type);
   }
 
   private async enqueue(tenant: string, endpoints: WebhookEndpoint[], event: WebhookEvent): Promise<number> {
@@ -107,4 +119,8 @@ export class WebhookPublisher {
     );
     return endpoints.length;
   }
+}
+
+function listeningTo(endpoints: readonly WebhookEndpoint[], type: WebhookEvent['type']): WebhookEndpoint[] {
+  return endpoints.filter((e) => !e.disabled && e.events.includes(type));
 }

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events';
-import { webhookDeliveriesKey, webhookEndpointKey, webhookFailingSinceKey, webhookSemaphoreKey, webhookTenantKey } from './keys';
+import {
+  WEBHOOK_ENDPOINTS_CHANGED_CHANNEL,
+  webhookDeliveriesKey,
+  webhookEndpointKey,
+  webhookFailingSinceKey,
+  webhookSemaphoreKey,
+  webhookTenantKey,
+} from './keys';
 
 export const WEBHOOK_LIMITS = { urlLength: 2_048, descriptionLength: 500, deliveriesKept: 100 } as const;
 
@@ -65,17 +72,24 @@ export function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-// KEYS: tenant set, endpoint hash; ARGV: max, id, then field/value pairs.
+// Every write below PUBLISHes the tenant's set key on WEBHOOK_ENDPOINTS_CHANGED_CHANNEL in the
+// same script (or MULTI): the step hook's cached endpoint lists (listening-cache.ts) hear of
+// every change, none can be written without it.
+
+// KEYS: tenant set, endpoint hash; ARGV: channel, max, id, then field/value pairs.
 const CREATE = `
-if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-redis.call('SADD', KEYS[1], ARGV[2])
-redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[3])
+redis.call('HSET', KEYS[2], unpack(ARGV, 4))
+redis.call('PUBLISH', ARGV[1], KEYS[1])
 return 1`;
 
-// KEYS: endpoint hash; ARGV: field/value pairs. Writes only to an endpoint that still exists.
+// KEYS: endpoint hash; ARGV: channel, the tenant's set key (the message), then field/value pairs.
+// Writes only to an endpoint that still exists.
 const UPDATE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 1`;
 
 function fromHash(fields: Record<string, string>): WebhookEndpoint | undefined {
@@ -155,6 +169,7 @@ export class WebhookRegistry {
       2,
       webhookTenantKey(tenant),
       webhookEndpointKey(endpoint.id),
+      WEBHOOK_ENDPOINTS_CHANGED_CHANNEL,
       String(max),
       endpoint.id,
       ...Object.entries(fields).flat(),
@@ -192,6 +207,7 @@ export class WebhookRegistry {
       .multi()
       .srem(webhookTenantKey(tenant), id)
       .del(webhookEndpointKey(id), webhookDeliveriesKey(id), webhookFailingSinceKey(id), webhookSemaphoreKey(id))
+      .publish(WEBHOOK_ENDPOINTS_CHANGED_CHANNEL, webhookTenantKey(tenant))
       .exec();
     return true;
   }
@@ -202,7 +218,7 @@ export class WebhookRegistry {
     if (!endpoint) return undefined;
     const secret = newSecret();
     const expires = this.now() + graceMs;
-    const ok = await this.update(id, { secret, previousSecret: endpoint.secret, previousSecretExpiresAt: String(expires) });
+    const ok = await this.update(endpoint, { secret, previousSecret: endpoint.secret, previousSecretExpiresAt: String(expires) });
     if (!ok) return undefined;
     return { endpoint: { ...endpoint, secret, previousSecret: endpoint.secret, previousSecretExpiresAt: expires }, secret };
   }
@@ -211,7 +227,7 @@ export class WebhookRegistry {
   async disable(id: string, reason: string): Promise<boolean> {
     const endpoint = await this.load(id);
     if (!endpoint || endpoint.disabled) return false;
-    return this.update(id, { disabled: '1', disabledReason: reason, disabledAt: String(this.now()) });
+    return this.update(endpoint, { disabled: '1', disabledReason: reason, disabledAt: String(this.now()) });
   }
 
   async recordDelivery(id: string, record: DeliveryRecord): Promise<void> {
@@ -230,7 +246,8 @@ export class WebhookRegistry {
     return rows.map((row) => JSON.parse(row) as DeliveryRecord);
   }
 
-  private async update(id: string, fields: Record<string, string>): Promise<boolean> {
-    return ((await this.redis.eval(UPDATE, 1, webhookEndpointKey(id), ...Object.entries(fields).flat())) as number) === 1;
+  private async update(endpoint: Pick<WebhookEndpoint, 'id' | 'tenant'>, fields: Record<string, string>): Promise<boolean> {
+    const changed = [WEBHOOK_ENDPOINTS_CHANGED_CHANNEL, webhookTenantKey(endpoint.tenant)];
+    return ((await this.redis.eval(UPDATE, 1, webhookEndpointKey(endpoint.id), ...changed, ...Object.entries(fields).flat())) as number) === 1;
   }
 }

@@ -2,6 +2,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from './config';
 import { webhookJobId } from './keys';
+import { ListeningEndpointsCache } from './listening-cache';
 import { createWebhookQueue, WebhookPublisher } from './publisher';
 import { WebhookRegistry } from './registry';
 import { checkHost, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
@@ -21,7 +22,14 @@ export function createWebhookService(deps: {
 }) {
   const registry = new WebhookRegistry(deps.redis);
   const queue = createWebhookQueue(deps.redis, deps.config);
-  const publisher = new WebhookPublisher({ redis: deps.redis, registry, queue, logger: deps.logger, partitions: deps.partitions ?? 1 });
+  // The step hook's endpoint lists; its subscriber opens with the first stepEvents() (the api's routes read the registry).
+  const cache = new ListeningEndpointsCache({
+    redis: deps.redis,
+    load: (tenant) => registry.list(tenant),
+    ttlMs: deps.config.endpointCacheMs,
+    logger: deps.logger,
+  });
+  const publisher = new WebhookPublisher({ redis: deps.redis, registry, queue, logger: deps.logger, partitions: deps.partitions ?? 1, cache });
   const dnsTimeoutMs = deps.registrationDnsTimeoutMs ?? 2_000;
 
   /**
@@ -71,10 +79,12 @@ export function createWebhookService(deps: {
     registry,
     queue,
     publisher,
+    cache,
     urlRefusal,
     retry,
     async close() {
       await queue.close();
+      await cache.close();
     },
   };
 }
