@@ -76,7 +76,8 @@ export class ListeningEndpointsCache {
     subscriber.on('ready', () => void this.subscribe());
     for (const event of ['close', 'end', 'reconnecting']) subscriber.on(event, () => this.lose());
     subscriber.on('error', (error: unknown) => {
-      this.deps.logger.warn({ err: error }, 'webhook endpoint cache subscriber error: bypassed until subscribed again');
+      // Said once per loss: a Redis down fires an error per reconnect attempt.
+      if (this.subscribed) this.deps.logger.warn({ err: error }, 'webhook endpoint cache subscriber error: bypassed until subscribed again');
       this.lose();
       this.resubscribeSoon();
     });
