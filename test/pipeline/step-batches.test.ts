@@ -18,7 +18,7 @@ let redis: Redis;
 beforeAll(async () => {
   // Batches close on size only (a window no test waits out): five first steps per job.
   platform = await startTestPlatform({
-    env: { STEP_BATCH_MAX: '5', STEP_BATCH_WINDOW_MS: '60000' },
+    env: { STEP_BATCH_MAX: '5', STEP_BATCH_WINDOW_MS: '60000', STEP_BATCH_LATER_WINDOW_MS: '60000' },
     simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
   });
   redis = createRedis(platform.redis.url, 'producer');
@@ -53,6 +53,33 @@ it('single POSTs: ten first steps of one lane go out as two batch jobs; each is 
   const views = await waitAllTerminal(platform.redis.url, ids, 30_000);
   expect(views.map((v) => [v.status, v.deliveredChannel, v.attempts.length])).toEqual(ids.map(() => ['delivered', 'push', 1]));
   expect(await Promise.all(ids.map(deliveriesOf))).toEqual(ids.map(() => 1));
+});
+
+it('later steps: ten cascades to one lane go to their next channel as two batch jobs; each is delivered once, there', async () => {
+  const control = (path: string, body?: object) =>
+    fetch(`${platform.sims.controlUrl}/control/channels/push${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  // Every push call fails permanently: each notification's step 2 goes to sms, after the same delay.
+  await control('', { permanentRate: 1 });
+  try {
+    const since = await lastEventId('sms-urgent');
+    const bodies = Array.from({ length: 10 }, (_, i) => notificationFor(100 + i, 'push', { prefix: 'later-batch', priority: 'urgent' }));
+    const responses = await Promise.all(bodies.map((body) => request(platform.api.url).post('/v1/notifications').set(auth).send(body)));
+    expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 202));
+    const ids = responses.map((r) => (r.body as { id: string }).id);
+    const views = await waitAllTerminal(platform.redis.url, ids, 30_000);
+    expect(views.map((v) => [v.status, v.deliveredChannel, v.attempts.map((a) => `${a.channel}:${a.outcome}`).join(',')])).toEqual(
+      ids.map(() => ['delivered', 'sms', 'push:permanent,sms:delivered']),
+    );
+    // STEP_BATCH_MAX 5 and a window no test waits out: the ten next steps are two batch jobs.
+    expect(await jobsAdded('sms-urgent', since)).toEqual(['steps', 'steps']);
+    expect(await Promise.all(ids.map(deliveriesOf))).toEqual(ids.map(() => 1));
+  } finally {
+    await control('/restore');
+  }
 });
 
 /** Writes a notification's record as intake does (for SMS only) and returns its first step. */

@@ -11,6 +11,7 @@ import {
 import {
   Archiver,
   ChannelQueues,
+  DEFAULT_STEP_BATCH,
   ChannelWorkers,
   IntakeSweeper,
   createBreakerGate,
@@ -45,7 +46,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const registry = createRegistry('worker');
   const metrics = createPipelineMetrics(registry);
   // Every partition's lanes (a step job goes to its notification's partition); this process consumes config.workerPartitions.
-  const queues = new ChannelQueues(redis, config.partitions);
+  const queues = new ChannelQueues(redis, config.partitions, DEFAULT_STEP_BATCH, config.laterStepBatch);
   registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
   // One socket write per event-loop turn on the shared connection (scripts, BullMQ, the webhook hook).

@@ -422,7 +422,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     });
     if (scheduled.code === 'scheduled') {
       coalesce();
-      await queues.enqueueStep(data.priority, next, delayMs);
+      await queues.enqueueLaterStep(data.priority, next, delayMs);
     }
   }
 
