@@ -33,22 +33,25 @@
                    its attempt began.
 ]]
 --- @include "is-terminal"
-if redis.call('EXISTS', KEYS[1]) == 0 then
+-- One read of the record for the common case (this runs once per call at the peak): every
+-- record has its id from intake on, so a hash without one is no record. The content and
+-- addresses are read here too: nearly every begin proceeds.
+local attemptField = 'a:' .. ARGV[1]
+local rec = redis.call('HMGET', KEYS[1], 'id', 'status', 'step', 'calls', 'chan', attemptField, 'kind', 'content', 'addresses', 'tenant')
+if not rec[1] then
   redis.call('ZREM', KEYS[3], ARGV[5])
   return { 4 }
 end
-local rec = redis.call('HMGET', KEYS[1], 'status', 'step', 'calls', 'chan')
-local status, step, calls = rec[1], tonumber(rec[2]), tonumber(rec[3])
+local status, step, calls = rec[2], tonumber(rec[3]), tonumber(rec[4])
 if isTerminal(status) then
   redis.call('ZREM', KEYS[3], ARGV[5])
   return { 1 }
 end
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
 local wanted = tonumber(ARGV[1])
-if step ~= wanted or rec[4] ~= ARGV[2] then return { 2 } end
+if step ~= wanted or rec[5] ~= ARGV[2] then return { 2 } end
 
-local attemptField = 'a:' .. ARGV[1]
-local previous = redis.call('HGET', KEYS[1], attemptField)
+local previous = rec[6]
 if previous then
   local attempt = cjson.decode(previous)
   if attempt['outcome'] == nil then
@@ -70,8 +73,7 @@ end
 if redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
 if calls >= tonumber(ARGV[4]) then return { 6 } end
 
-local kind = redis.call('HGET', KEYS[1], 'kind')
-local attempt = { step = wanted, channel = ARGV[2], kind = kind, startedAt = tonumber(ARGV[3]) }
+local attempt = { step = wanted, channel = ARGV[2], kind = rec[7], startedAt = tonumber(ARGV[3]) }
 if ARGV[6] ~= '' then attempt['provider'] = ARGV[6] end
 -- j:<step> names the job that opened the attempt (for `busy`; absent when the caller named none).
 local writes = { attemptField, cjson.encode(attempt), 'calls', calls + 1, 'status', 'sending' }
@@ -80,5 +82,4 @@ if ARGV[8] ~= '' then
   writes[#writes + 1] = ARGV[8]
 end
 redis.call('HSET', KEYS[1], unpack(writes))
-local fields = redis.call('HMGET', KEYS[1], 'content', 'addresses', 'tenant')
-return { 0, fields[1], fields[2], fields[3] }
+return { 0, rec[8], rec[9], rec[10] }
