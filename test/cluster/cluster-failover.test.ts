@@ -1,5 +1,5 @@
 import { stepJobId } from '@notify/core';
-import { ChannelQueues } from '@notify/pipeline';
+import { ChannelQueues, isRedisUnavailable } from '@notify/pipeline';
 import { freePort } from '@notify/platform-kit';
 import { createRedis, parseClusterNodes } from '@notify/runtime';
 import { spawnApp, spawnKillableWorker, type AppProcess } from '../harness/app-process';
@@ -119,6 +119,9 @@ it('loses nothing, delivers nothing twice and leaves nothing stuck across two ma
     process.stdout.write(`timeline: ${offerTimeline(results)}\n`);
     const logLines = (api?.output() ?? '').split('\n').filter((l) => /"level":(40|50)/.test(l));
     process.stdout.write(`api warnings/errors (${logLines.length}), last ones:\n${logLines.slice(-8).join('\n').slice(0, 6_000)}\n`);
+    // A 500's cause: an error the intake did not read as "Redis unavailable" (the lines above are mostly 503s).
+    const unclassified = logLines.filter((l) => l.includes('"level":50') && !isRedisUnavailable(new Error(/"message":"([^"]*)"/.exec(l)?.[1] ?? '')));
+    process.stdout.write(`api errors not read as Redis unavailable (${unclassified.length}):\n${unclassified.slice(0, 4).join('\n').slice(0, 6_000)}\n`);
   }
   if (account.stuck.length > 0 || account.lost.length > 0) {
     for (const id of [...account.stuck, ...account.lost].slice(0, 4)) {
