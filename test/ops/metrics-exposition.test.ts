@@ -10,9 +10,12 @@ const README = resolve(__dirname, '../../packages/metrics/README.md');
 
 let platform: TestPlatform | undefined;
 const expositions: { process: string; text: string }[] = [];
+let beforeTraffic = '';
 
 beforeAll(async () => {
   platform = await startTestPlatform();
+  const idle = platform.workers[0];
+  if (idle) beforeTraffic = await (await fetch(idle.metricsUrl)).text();
   // Traffic first, so labelled series (not only HELP/TYPE) are in the exposition.
   const { accepted } = await sendNotifications(platform.api.url, 30, `expo-${Date.now()}`);
   expect(accepted).toBe(30);
@@ -22,7 +25,7 @@ beforeAll(async () => {
     'deliveries in the worker metrics',
     async () => {
       const text = await (await fetch(worker.metricsUrl)).text();
-      return /^notify_notifications_total\{[^}]*outcome="delivered"/m.test(text);
+      return /^notify_notifications_total\{[^}]*outcome="delivered"[^}]*\} [1-9]/m.test(text);
     },
     20_000,
     100,
@@ -48,6 +51,23 @@ describeWithTools('metrics exposition passes promtool check metrics', [findTool(
       .filter(Boolean);
     expect(findings).toEqual([]);
     expect(result.code).toBe(0);
+  });
+});
+
+// A series Prometheus first scrapes at its final value has no rate: the delivery-ratio rules need
+// every terminal series present (at 0) before the first notification ends.
+describe('terminal outcome series', () => {
+  it('are exposed at 0 by an idle worker, for every priority and outcome', () => {
+    const zero = beforeTraffic.split('\n').filter((line) => line.startsWith('notify_notifications_total{'));
+    const series = zero.map((line) => line.slice(0, line.lastIndexOf(' '))).sort();
+    expect(series).toEqual(
+      ['urgent', 'reminder']
+        .flatMap((priority) =>
+          ['delivered', 'failed', 'unconfirmed'].map((outcome) => `notify_notifications_total{priority="${priority}",outcome="${outcome}",app="worker"}`),
+        )
+        .sort(),
+    );
+    expect(zero.every((line) => line.endsWith(' 0'))).toBe(true);
   });
 });
 

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { CHANNELS, type Channel } from '@notify/core';
+import { CHANNELS, PRIORITIES, type Channel } from '@notify/core';
 import {
   createHistoryMetrics,
   createPipelineMetrics,
   createReceiptMetrics,
   createRegistry,
   createWebhookMetrics,
+  exposeTerminalSeries,
   registerQueueDepthGauge,
 } from '@notify/metrics';
 import {
@@ -45,6 +46,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
   const registry = createRegistry('worker');
   const metrics = createPipelineMetrics(registry);
+  exposeTerminalSeries(metrics, PRIORITIES);
   // Every partition's lanes (a step job goes to its notification's partition); this process consumes config.workerPartitions.
   const queues = new ChannelQueues(redis, config.partitions, DEFAULT_STEP_BATCH, config.laterStepBatch);
   registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));

@@ -13,7 +13,7 @@ export function createPipelineMetrics(registry: Registry) {
     }),
     notifications: new Counter({
       name: 'notify_notifications_total',
-      help: 'Notifications that reached a terminal state, by priority and outcome (delivered or failed).',
+      help: 'Notifications that reached a terminal state, by priority and outcome (delivered, failed, unconfirmed).',
       labelNames: ['priority', 'outcome'] as const,
       registers,
     }),
@@ -78,3 +78,16 @@ export function createPipelineMetrics(registry: Registry) {
 }
 
 export type PipelineMetrics = ReturnType<typeof createPipelineMetrics>;
+
+/** The terminal outcomes `notify_notifications_total` counts. */
+export const TERMINAL_OUTCOMES = ['delivered', 'failed', 'unconfirmed'] as const;
+
+/**
+ * Exposes every (priority, outcome) series of `notify_notifications_total` at 0 from the start.
+ * prom-client creates a labelled series at its first increment; a series Prometheus first scrapes
+ * at its final value has no rate (a burst finished between two scrapes reads as 0/0), so the
+ * delivery-ratio rules and alerts would see nothing. Called by the processes that count them.
+ */
+export function exposeTerminalSeries(metrics: PipelineMetrics, priorities: readonly string[]): void {
+  for (const priority of priorities) for (const outcome of TERMINAL_OUTCOMES) metrics.notifications.inc({ priority, outcome }, 0);
+}
