@@ -25,6 +25,7 @@ import type { StepJobData } from './job-data';
 import type { RecipientStore } from './recipient-store';
 import type { ReplicaWaiter } from './replica-wait';
 import type { IntakeArgs, Scripts } from './scripts';
+import { isRedisUnavailable } from './redis-unavailable';
 
 export interface IntakeConfig {
   /** How long a record (idempotency key, status, history) lives; at least 24 h. */
@@ -275,23 +276,3 @@ export class IntakeService {
     );
   }
 }
-
-/**
- * ioredis's ways of saying "Redis is not there right now": offline queue off, retries spent,
- * loading; and on a cluster, a failover in progress (CLUSTERDOWN, TRYAGAIN, MOVED/ASK storms
- * that spend the redirections, a node's connection closed, slots that cannot be refreshed, a
- * WAIT unblocked by a role change). Checked on the error and on its causes (a wrapper's
- * `cause`, ioredis's `lastNodeError`).
- */
-export function isRedisUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth += 1) {
-    if (REDIS_UNAVAILABLE.test(`${e.name} ${e.message}`)) return true;
-    const next = (e as { cause?: unknown; lastNodeError?: unknown }).cause ?? (e as { lastNodeError?: unknown }).lastNodeError;
-    if (next === e) break;
-    e = next;
-  }
-  return false;
-}
-
-const REDIS_UNAVAILABLE =
-  /^(MOVED|ASK) \d|MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|Connection is aborted|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|Command timed out|LOADING|READONLY|MISCONF|BUSY|MASTERDOWN|NOREPLICAS|UNBLOCKED|ClusterAllFailed|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes/i;
