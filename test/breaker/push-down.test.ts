@@ -86,7 +86,7 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   await waitFor('push restored', () => Number.isFinite(upAt), 5_000);
   const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
   expect(ids).toHaveLength(items.length);
-  expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
+  expect(await waitUntilTerminal(redis, ids, 1, 60_000)).toBe(0);
 
   // Probed and closed again after the restore, in every process.
   await waitFor(
@@ -98,7 +98,7 @@ it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery 
   watching = false;
   await watcher;
 
-  const views = await readViews(redis, ids);
+  const views = await readViews(redis, ids, 1);
   const figures = summarize(views, items.length, (v) => v.plan[0] as Channel, { channel: 'push', downAt, upAt });
   const ledger = await control.ledger();
   const opened = openedAt.map((t) => (t === undefined ? undefined : t - downAt));
@@ -160,8 +160,8 @@ it('permanent errors at 100 % on a channel never open its breaker', async () => 
       { apiUrl: platform.api.url, apiKey: TEST_API_KEY, ratePerSecond: 100, maxInFlight: 32 },
     );
     const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
-    expect(await waitUntilTerminal(redis, ids, 60_000)).toBe(0);
-    const views = await readViews(redis, ids);
+    expect(await waitUntilTerminal(redis, ids, 1, 60_000)).toBe(0);
+    const views = await readViews(redis, ids, 1);
     const smsPermanent = views.flatMap((v) => v.attempts).filter((a) => a.channel === 'sms' && a.outcome === 'permanent').length;
     expect(smsPermanent).toBeGreaterThanOrEqual(200);
     for (let i = 0; i < platform.gates.length; i += 1) expect((await platform.gates[i]!.gate.states()).sms).toBe('closed');

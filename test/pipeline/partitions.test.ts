@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { checkPartitionCount, createRedis, waitUntilReady } from '@notify/runtime';
+import { checkPartitionCount, createRedis, recordedPartitionCount, waitUntilReady } from '@notify/runtime';
+import { readViews, waitUntilTerminal } from '../../apps/chaos/src/scenario/outcomes';
 import { notificationKey, partitionOfRecipient, partitionTag, recipientHash, recipientKey } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
@@ -69,6 +70,11 @@ it('accepts, stores and delivers notifications of every partition, each under it
     expect(await redis.exists(recipientKey(recipientHash(tenantName, stored), partitions[0]))).toBe(1);
     const keys = await redis.keys('*');
     for (let p = 1; p < PARTITIONS; p += 1) expect(keys.some((k) => k.startsWith(`${partitionTag(p)}:q:`))).toBe(true);
+    // The chaos scenario's reader finds them where they are, from the count the platform recorded.
+    expect(await recordedPartitionCount(redis)).toBe(PARTITIONS);
+    expect(await waitUntilTerminal(redis, ids, PARTITIONS, 5_000)).toBe(0);
+    expect((await readViews(redis, ids, PARTITIONS)).map((v) => v.status)).toEqual(ids.map(() => 'delivered'));
+    expect(await readViews(redis, ids, 1)).toHaveLength(ids.filter((_, i) => partitions[i] === 0).length);
   } finally {
     redis.disconnect();
   }

@@ -163,3 +163,9 @@ export async function checkPartitionCount(redis: RedisClient, partitions: number
     );
   }
 }
+
+/** The partition count the platform on this Redis recorded at its first start (1 when none has started yet). */
+export async function recordedPartitionCount(redis: RedisClient): Promise<number> {
+  const recorded = Number(await redis.hget(platformSettingsKey(), 'partitions'));
+  return Number.isInteger(recorded) && recorded >= 1 ? recorded : 1;
+}

@@ -1,16 +1,19 @@
 import type { Redis } from 'ioredis';
-import { isTerminal, notificationKey, type Channel, type NotificationView, type Priority } from '@notify/core';
+import { isTerminal, notificationKey, partitionOfId, type Channel, type NotificationView, type Priority } from '@notify/core';
 import { toNotificationView, type RecordFields } from '@notify/pipeline';
 import { latencyStats, type LatencyStats } from '@notify/platform-kit';
 
 const CHUNK = 500;
 
+/** A notification's record key on a platform of `partitions` partitions (the id names its partition). */
+const recordKey = (id: string, partitions: number) => notificationKey(id, partitionOfId(id, partitions));
+
 /** The status records of `ids`, read straight from Redis in pipelined chunks (missing ones are left out). */
-export async function readViews(redis: Redis, ids: readonly string[]): Promise<NotificationView[]> {
+export async function readViews(redis: Redis, ids: readonly string[], partitions: number): Promise<NotificationView[]> {
   const views: NotificationView[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
     const pipeline = redis.pipeline();
-    for (const id of ids.slice(i, i + CHUNK)) pipeline.hgetall(notificationKey(id));
+    for (const id of ids.slice(i, i + CHUNK)) pipeline.hgetall(recordKey(id, partitions));
     for (const [error, fields] of (await pipeline.exec()) ?? []) {
       if (!error && fields && (fields as RecordFields).id) views.push(toNotificationView(fields as RecordFields));
     }
@@ -19,14 +22,14 @@ export async function readViews(redis: Redis, ids: readonly string[]): Promise<N
 }
 
 /** Polls until every record is terminal or `timeoutMs` passes; returns how many are still open. */
-export async function waitUntilTerminal(redis: Redis, ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<number> {
+export async function waitUntilTerminal(redis: Redis, ids: readonly string[], partitions: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let open = ids.length;
   while (!signal?.aborted) {
     open = 0;
     for (let i = 0; i < ids.length; i += CHUNK) {
       const pipeline = redis.pipeline();
-      for (const id of ids.slice(i, i + CHUNK)) pipeline.hget(notificationKey(id), 'status');
+      for (const id of ids.slice(i, i + CHUNK)) pipeline.hget(recordKey(id, partitions), 'status');
       for (const [error, status] of (await pipeline.exec()) ?? []) {
         if (error || typeof status !== 'string' || !isTerminal(status as never)) open += 1;
       }

@@ -15,7 +15,7 @@ import {
   type ProcessPlatform,
   type SimulatorPorts,
 } from '@notify/platform-kit';
-import { createRedis } from '@notify/runtime';
+import { createRedis, recordedPartitionCount } from '@notify/runtime';
 import type { ScenarioEnv } from '../config';
 import { createControlClient } from '../control-client';
 import { runChaos } from '../run-chaos';
@@ -206,7 +206,9 @@ export async function runPushDown(
     const ids = load.answers.map((s) => s.id).filter((id): id is string => id !== undefined);
     // The last notifications may need every cascade step: 2 transient waits + reconciles, with slack.
     const drainMs = Math.max(20_000, 4 * Number(scaledAppEnv(options, mode).CASCADE_TRANSIENT_DELAY_MS));
-    const unfinished = await waitUntilTerminal(redis, ids, drainMs, ctx.signal);
+    // Records live in their id's partition: PARTITIONS may come from the caller's environment.
+    const partitions = await recordedPartitionCount(redis);
+    const unfinished = await waitUntilTerminal(redis, ids, partitions, drainMs, ctx.signal);
     // Give the breaker time to probe and close after the restore (bounded).
     const closeBy = Date.now() + 20 * Number(scaledAppEnv(options, mode).BREAKER_OPEN_MS) + 2_000;
     while (mode === 'on' && Date.now() < closeBy && !ctx.signal.aborted) {
@@ -216,7 +218,7 @@ export async function runPushDown(
     }
     const timelines: StateChange[][] = [];
     for (const w of watchers) timelines.push(await w.stop());
-    const views = await readViews(redis, ids);
+    const views = await readViews(redis, ids, partitions);
     const ledger = await control.ledger();
     const breakerActive = (await redis.exists(breakerKey(killed))) === 1;
     const times = breakerTimes(timelines[0] ?? [], downAt, upAt);
