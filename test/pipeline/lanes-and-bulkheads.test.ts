@@ -53,10 +53,13 @@ it('a slow channel does not hold the other channels (bulkheads)', async () => {
   await fetch(`${platform.sims.controlUrl}/control/channels/sms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'slow', slowMs: 2_000 }),
+    // 6 s a call (under PROVIDER_TIMEOUT_MS): the healthy channels' 200 deliveries must fit
+    // before the first slow SMS ends, also on a busy machine (2 s once took them 3.6 s in CI).
+    body: JSON.stringify({ mode: 'slow', slowMs: 6_000 }),
   });
   try {
-    const sms = await postAll(Array.from({ length: 80 }, (_, i) => notificationFor(i, 'sms', { prefix: 'slow-sms', priority: 'urgent' })));
+    // Twice the SMS urgent bulkhead (22): the lane fills and a backlog waits behind it.
+    const sms = await postAll(Array.from({ length: 44 }, (_, i) => notificationFor(i, 'sms', { prefix: 'slow-sms', priority: 'urgent' })));
     const others = await postAll(
       Array.from({ length: 200 }, (_, i) => notificationFor(i, i % 2 ? 'push' : 'email', { prefix: 'healthy', priority: 'urgent' })),
     );
