@@ -8,7 +8,7 @@
  */
 export function isRedisUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth += 1) {
-    if (REDIS_UNAVAILABLE.test(e.message) || REDIS_UNAVAILABLE.test(e.name)) return true;
+    if (saysUnavailable(e.message) || saysUnavailable(e.name)) return true;
     const next = (e as { cause?: unknown; lastNodeError?: unknown }).cause ?? (e as { lastNodeError?: unknown }).lastNodeError;
     if (next === e) break;
     e = next;
@@ -21,4 +21,4 @@ export function isRedisUnavailable(error: unknown): boolean {
 const REPLY_CODES = /(?:^|[\s-])(?:MOVED \d+|ASK \d+|LOADING|READONLY|MISCONF|BUSY|MASTERDOWN|NOREPLICAS|UNBLOCKED|CLUSTERDOWN|TRYAGAIN)\b/;
 const IOREDIS_MESSAGES =
   /MaxRetriesPerRequest|Stream isn't writeable|Connection is closed|Connection is aborted|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|Command timed out|Socket timeout|ClusterAllFailed|Too many Cluster redirections|Cluster isn't ready|Cluster is disconnect|Node is disconnected|No master node is available|Failed to refresh slots cache|None of startup nodes/i;
-const REDIS_UNAVAILABLE = { test: (text: string) => REPLY_CODES.test(text) || IOREDIS_MESSAGES.test(text) };
+const saysUnavailable = (text: string) => REPLY_CODES.test(text) || IOREDIS_MESSAGES.test(text);
