@@ -1,20 +1,14 @@
 import { Redis } from 'ioredis';
-import { isTerminal, notificationKey, type NotificationView } from '@notify/core';
+import type { NotificationView } from '@notify/core';
 import { toNotificationView } from '@notify/pipeline';
-import { waitFor } from '@notify/platform-kit';
+import { pollUntilTerminal, readRecordViews } from '@notify/platform-kit';
 
-/** Reads notification records through `redis` (one pipeline). */
+/** The views of `ids` in order (a missing record reads as an empty view), through `redis`. */
 async function readWith(redis: Redis, ids: readonly string[]): Promise<NotificationView[]> {
-  const pipeline = redis.pipeline();
-  for (const id of ids) pipeline.hgetall(notificationKey(id));
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, fields]) => {
-    if (error) throw error;
-    return toNotificationView(fields as Record<string, string>);
-  });
+  return (await readRecordViews(redis, ids)).map((view) => view ?? toNotificationView({}));
 }
 
-/** Reads many notification records straight from Redis (one pipeline), for test assertions. */
+/** Reads many notification records straight from Redis, for test assertions. */
 export async function readViews(redisUrl: string, ids: readonly string[]): Promise<NotificationView[]> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
@@ -25,26 +19,19 @@ export async function readViews(redisUrl: string, ids: readonly string[]): Promi
 }
 
 /**
- * Waits until every notification is terminal (delivered, failed or unconfirmed); returns their views.
- * A terminal status only ever moves to another terminal one (delivered -> bounced), so each poll
- * re-reads only the notifications still open, every 50 ms: a single one is seen terminal within a
- * poll, and 2,000 do not cost a full read of every record four times a second while they run.
- * The views returned are one read of all of them, after the last one ended.
+ * Waits until every notification is terminal (delivered, failed or unconfirmed); returns their
+ * views, read once after the last one ended. Polls every 50 ms, re-reading only the ones still
+ * open: a single one is seen terminal within a poll, and 2,000 do not cost a full read of every
+ * record twenty times a second while they run.
  */
 export async function waitAllTerminal(redisUrl: string, ids: readonly string[], timeoutMs = 60_000): Promise<NotificationView[]> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  let open = [...new Set(ids)];
   try {
-    await waitFor(
-      `${ids.length} notifications terminal`,
-      async () => {
-        const views = await readWith(redis, open);
-        open = open.filter((_, i) => !isTerminal(views[i]!.status));
-        return open.length === 0;
-      },
-      timeoutMs,
-      50,
-    );
+    const { open, lastError } = await pollUntilTerminal(redis, ids, { timeoutMs, intervalMs: 50 });
+    if (open > 0) {
+      const cause = lastError ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${ids.length} notifications terminal: ${open} still open${cause}`);
+    }
     return await readWith(redis, ids);
   } finally {
     redis.disconnect();

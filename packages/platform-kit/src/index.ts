@@ -16,6 +16,7 @@ export * from './platform/in-process-platform';
 export * from './platform/process-platform';
 export * from './platform/simulator-ports';
 export * from './platform/postgres-answers';
+export * from './platform/notification-records';
 export * from './load/stats';
 export * from './load/ledger';
 export * from './load/traffic-mix';

@@ -1,43 +1,15 @@
 import type { Redis } from 'ioredis';
-import { isTerminal, notificationKey, partitionOfId, type Channel, type NotificationView, type Priority } from '@notify/core';
-import { toNotificationView, type RecordFields } from '@notify/pipeline';
-import { latencyStats, type LatencyStats } from '@notify/platform-kit';
+import type { Channel, NotificationView, Priority } from '@notify/core';
+import { latencyStats, pollUntilTerminal, readRecordViews, type LatencyStats } from '@notify/platform-kit';
 
-const CHUNK = 500;
-
-/** A notification's record key on a platform of `partitions` partitions (the id names its partition). */
-const recordKey = (id: string, partitions: number) => notificationKey(id, partitionOfId(id, partitions));
-
-/** The status records of `ids`, read straight from Redis in pipelined chunks (missing ones are left out). */
+/** The status records of `ids` that exist, read straight from Redis (the platform-kit reader). */
 export async function readViews(redis: Redis, ids: readonly string[], partitions: number): Promise<NotificationView[]> {
-  const views: NotificationView[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const pipeline = redis.pipeline();
-    for (const id of ids.slice(i, i + CHUNK)) pipeline.hgetall(recordKey(id, partitions));
-    for (const [error, fields] of (await pipeline.exec()) ?? []) {
-      if (!error && fields && (fields as RecordFields).id) views.push(toNotificationView(fields as RecordFields));
-    }
-  }
-  return views;
+  return (await readRecordViews(redis, ids, partitions)).filter((view): view is NotificationView => view !== undefined);
 }
 
 /** Polls until every record is terminal or `timeoutMs` passes; returns how many are still open. */
 export async function waitUntilTerminal(redis: Redis, ids: readonly string[], partitions: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  let open = ids.length;
-  while (!signal?.aborted) {
-    open = 0;
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const pipeline = redis.pipeline();
-      for (const id of ids.slice(i, i + CHUNK)) pipeline.hget(recordKey(id, partitions), 'status');
-      for (const [error, status] of (await pipeline.exec()) ?? []) {
-        if (error || typeof status !== 'string' || !isTerminal(status as never)) open += 1;
-      }
-    }
-    if (open === 0 || Date.now() >= deadline) return open;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return open;
+  return (await pollUntilTerminal(redis, ids, { partitions, timeoutMs, intervalMs: 200, ...(signal ? { signal } : {}) })).open;
 }
 
 export interface RunFigures {
