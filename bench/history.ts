@@ -2,7 +2,7 @@
  * `npm run bench:history`: the history store over >= 1 M synthetic terminal notifications on a
  * private PostgreSQL (fsync off: the figures are the schema's and the queries', not the disk's):
  * bytes per notification (table + indexes over every partition), insertBatch throughput, and
- * list-query p50/p99 with each plan. Then, when bench/history/redis-side.ts exists (issue 12's
+ * list-query p50/p99 with each plan. Then, when bench/history/redis-side.ts exists (the
  * archiver side), its figures: archival throughput through Redis and Redis bytes per terminal
  * notification. Options: see USAGE.
  */
@@ -38,7 +38,7 @@ function int(name: keyof typeof values, min: number, max: number): number {
 }
 
 /**
- * The hook for the archiver side (P2, issue 12): bench/history/redis-side.ts exports
+ * The hook for the archiver side: bench/history/redis-side.ts exports
  * `runRedisSide(options)`; this main calls it after the PostgreSQL figures and prints what it
  * returns. Absent (or --redis-side skip): the PostgreSQL figures alone.
  */
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       await store.close();
     }
     const out: { postgres: PostgresFigures; redis?: RedisSideResult } = { postgres: figures };
-    // ---- P2's hook: archival throughput end to end through Redis, Redis bytes per terminal notification.
+    // ---- The archiver side: archival throughput end to end through Redis, Redis bytes per terminal notification.
     const redisSide = join(__dirname, 'history', 'redis-side.ts');
     if (values['redis-side'] !== 'skip' && existsSync(redisSide)) {
       log('running bench/history/redis-side.ts (archiver through Redis)');

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/status-truth.ts [count=10000] [rate=125]`: does the status API tell the truth
- * under issue 9.2's fault mix? The platform runs as real processes on 127.0.0.1 (private
+ * when provider calls time out after delivering and then connections are refused? The platform runs as real processes on 127.0.0.1 (private
  * Redis, simulators, api, two workers; breakers on, time at 0.01 x production). While `count`
  * notifications arrive open-loop at `rate`/s, push cycles through: slow (each call times out at
  * 300 ms while the provider delivers) -> down (connections refused: the reconciliations never

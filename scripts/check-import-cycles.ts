@@ -2,7 +2,7 @@
  * `npm run lint` (after ESLint): fails when the files of the root tsconfig import each other in
  * a circle, type-only imports included. ESLint's import-x/no-cycle skips `import type` (such a
  * circle vanishes at run time), yet a type circle still ties two modules into one concept, as
- * the `RecordKind` circle between breaker-state.ts and breaker-scripts.ts did (issue 10): here
+ * the `RecordKind` circle between breaker-state.ts and breaker-scripts.ts once did: here
  * every import and re-export counts. Module names resolve as tsc resolves them (tsconfig
  * `paths`), so `@notify/*` imports are edges too.
  */

@@ -1,5 +1,5 @@
 /**
- * The archiver side of `npm run bench:history` (issue 12), also runnable alone:
+ * The archiver side of `npm run bench:history`, also runnable alone:
  *   npx tsx bench/history/redis-side.ts [--count 100000] [--archivers 2] [--batch 1000]
  *     [--insert copy|staging|unnest] [--concurrency 2] [--processes 0] [--no-reference] [--json]
  * On a private redis-server and a private PostgreSQL (fsync off), `count` notifications are taken
@@ -75,7 +75,7 @@ export interface RedisSideFigures {
 export interface ArchivalProfile {
   /** The redis-server process's CPU (INFO cpu: used_cpu_user + used_cpu_sys). */
   redisCpuMicrosPerNotification: number;
-  /** INFO commandstats summed: wall time inside commands, a script's inner commands counted again (last session's figure). */
+  /** INFO commandstats summed: wall time inside commands, a script's inner commands counted again (grows with the machine's load; kept as a breakdown). */
   commandstatsMicrosPerNotification: number;
   perCommand: Record<string, { callsPerNotification: number; microsPerNotification: number }>;
   /** This process's CPU while archiving (the archivers run here). */

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       const cpuMs = (processCpuMs(api.pid) ?? Number.NaN) - (cpu0 ?? Number.NaN) - idleMsPerS * seconds;
       const us = (cpuMs * 1000) / queries;
       const seen = [...statuses.entries()].map(([s, n]) => `${s}:${n}`).join(' ');
-      // Round 0 warms the JIT and the connection pools; it is printed, not counted.
+      // The first pass warms the JIT and the connection pools; it is printed, not counted.
       if (round > 0) perRound.push(us);
       else {
         // The api's own background (loop-delay sampling, shedder window, Redis, metrics) costs CPU

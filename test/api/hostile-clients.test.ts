@@ -2,7 +2,7 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 import { rawExchange, trickle } from './raw-http';
 
 /**
- * Issue 9.4 and 9.5 against the running platform (api, a worker, the simulators) with real
+ * Hostile clients against the running platform (api, a worker, the simulators) with real
  * sockets: slow clients are cut off on every server, a declared oversized body is refused
  * before it is sent, a hostile body's validation error stays small, /metrics is off the
  * public port, and the answers node or bull-board produce keep the documented error shape.

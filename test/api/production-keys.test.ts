@@ -4,7 +4,7 @@ import { DEV_DEFAULTS } from '@notify/runtime';
 import { loadConfig, PRODUCTION_KEY_LENGTH } from '../../apps/api/src/config';
 
 /**
- * Issue 9.3: production refuses development secrets. Every message is checked against every key
+ * Production refuses development secrets. Every message is checked against every key
  * it was given: no key, nor any 6-character piece of one, may appear in a start-up error.
  */
 const TENANT_KEY = 'Kq7vX2mPz9LwR4tYb8NcJ5hGd3FsA6eU01';

@@ -9,7 +9,7 @@ import { requestContext } from '../../apps/api/src/request-context';
 import { recipientsRouter } from '../../apps/api/src/routes/recipients';
 
 /**
- * Issue 9.5: request log lines name the route pattern with its mount path
+ * Request log lines name the route pattern with its mount path
  * (`/v1/recipients/:id`, not the router's `/:id`) and never the ids in the path, which may
  * be e-mail addresses or phone numbers.
  */

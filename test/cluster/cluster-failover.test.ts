@@ -17,7 +17,7 @@ import {
 } from './cluster-fixture';
 
 /**
- * Issue 13.4, the failover acceptance: 3,000 notifications POSTed at ~150/s to the platform on a
+ * The failover acceptance: 3,000 notifications POSTed at ~150/s to the platform on a
  * private Redis Cluster (3 masters + 3 replicas, PARTITIONS=16), and two masters SIGKILLed
  * mid-traffic (the second, a different one, after the first failover completed). The replicas
  * are promoted, the api and the worker reconnect by themselves, and for every notification
@@ -70,8 +70,8 @@ it('loses nothing, delivers nothing twice and leaves nothing stuck across two ma
   const bodies = Array.from({ length: TOTAL }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'failover' }));
   const kills: string[] = [];
 
-  // Kill #1 a fifth into the traffic; its node is restarted (it rejoins as the new master's
-  // replica), then kill #2 of another master once 60 % is offered.
+  // The first kill a fifth into the traffic; its node is restarted (it rejoins as the new master's
+  // replica), then the second kill, of another master, once 60 % is offered.
   let offered = 0;
   const killer = (async () => {
     await waitUntil(() => offered >= TOTAL * 0.2);

@@ -5,7 +5,7 @@ import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notif
 import { CLUSTER_PARTITIONS, describeAccounting, settleAndAccount, startClusterPlatform } from './cluster-fixture';
 
 /**
- * Resharding under load (issue 13): while notifications are POSTed and delivered, slots move
+ * Resharding under load (docs/partitions.md): while notifications are POSTed and delivered, slots move
  * between masters twice — `redis-cli --cluster reshard` of the first master's lowest slots up to
  * one partition's hash tag and 64 more from the first master to the second, then the slot of a partition on the
  * third master moved to the first key by key (SETSLOT IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE).

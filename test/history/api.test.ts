@@ -11,7 +11,7 @@ import { freshDatabase, startTestPostgres } from './postgres-fixture';
 import { delivered, failed, viewOf } from './records';
 
 /**
- * Reading the history through the api (issue 12, "Reading it"): the real api runtime on a
+ * Reading the history through the api (docs/history.md, "Reading the history (API)"): the real api runtime on a
  * private Redis and a private PostgreSQL, two tenants, records archived straight into the store.
  */
 const KEY_A = 'history-key-tenant-a-000000000000';

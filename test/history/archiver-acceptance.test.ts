@@ -9,7 +9,7 @@ import { historyCounts, redisLeft, waitAllArchived } from './archiver-fixture';
 import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 
 /**
- * Issue 2's acceptance run (test/pipeline/delivery-acceptance.test.ts) with history on (issue 12):
+ * The delivery acceptance run (test/pipeline/delivery-acceptance.test.ts) with history on:
  * the same 2,000 notifications, the same bounds, and every record read back from PostgreSQL
  * with its complete attempt history once the archiver has moved it; re-POSTs are answered from
  * the compact idempotency entries Redis keeps instead of the records.

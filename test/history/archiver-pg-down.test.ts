@@ -8,7 +8,7 @@ import { historyCounts, historyEnv, redisLeft, stopPostgres, waitAllArchived } f
 import { freshDatabase, startTestPostgres } from './postgres-fixture';
 
 /**
- * Issue 12, PostgreSQL down: the real pipeline (api + a worker with its archiver, in-process)
+ * PostgreSQL down: the real pipeline (api + a worker with its archiver, in-process)
  * on a private Redis and a private PostgreSQL. PostgreSQL stops mid-run; delivery goes on, the
  * terminal records wait in Redis as full records (status still served), the backlog and the
  * failures show on /metrics; when PostgreSQL returns every accepted notification is in the

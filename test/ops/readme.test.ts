@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /**
- * The README as a manual (issue 10.3): small, with a table of contents and a map of the
+ * The README as a manual: small, with a table of contents and a map of the
  * repository; every relative link resolves; every `npm run` it names exists; every code from
  * the product brief that the code or docs use is defined in the glossary.
  */

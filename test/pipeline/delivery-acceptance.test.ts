@@ -9,7 +9,7 @@ import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notif
 import { ledgerCalls, readLedger } from '@notify/platform-kit';
 
 /**
- * Issue 2's acceptance run: 2,000 notifications with BI4's channel shares against providers
+ * The delivery acceptance run: 2,000 notifications with BI4's channel shares against providers
  * with BI5 transient and BI6 permanent error rates, the cascade's 30 s scaled down to 300 ms.
  */
 const COUNT = 2_000;

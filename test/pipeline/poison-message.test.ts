@@ -6,7 +6,7 @@ import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /**
- * A message that can never be rendered for a channel (issue 9.1). Intake refuses it with 400;
+ * A message that can never be rendered for a channel. Intake refuses it with 400;
  * one that got past validation anyway (written by an older intake, a lower limit) is a
  * processing error for that channel in the worker: recorded as such, no call spent, no
  * "worker lost", and the cascade goes on to the next channel.

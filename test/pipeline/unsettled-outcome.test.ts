@@ -6,7 +6,7 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 import { waitFor } from '@notify/platform-kit';
 
 /**
- * Issue 9.2: the first push call times out after the provider delivered; then push refuses
+ * An outcome that never settles: the first push call times out after the provider delivered; then push refuses
  * connections. A refused reconciliation provably never left, so it spends no budget: the
  * notification waits for its channel (re-checking at CASCADE_UNAVAILABLE_RETRY_MS) up to the
  * maximum age. Push back in time -> delivered with 2 calls spent; never back -> `unconfirmed`

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /**
- * Issue 14.4: intake refuses what a configured channel can never carry. With Web Push as the
+ * Intake refuses what a configured channel can never carry. With Web Push as the
  * only push provider, a device token is a 400 naming the field; a subscription is accepted.
  * The api reads only the names and kinds of PROVIDERS_FILE (no worker runs here).
  */

@@ -16,7 +16,7 @@ import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /**
- * Failover between two providers of one channel (issue 14.3): SMS provider A is killed, SMS
+ * Failover between two providers of one channel: SMS provider A is killed, SMS
  * continues on provider B, and the calls wasted on A are the few the breaker needs to open.
  * Two extra simulators processes play the two SMS providers; the apps build their own breaker
  * gates from env, per provider, with PROVIDERS_FILE naming sms-a then sms-b.

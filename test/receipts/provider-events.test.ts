@@ -8,7 +8,7 @@ import { startTestPlatform, TEST_API_KEY, OTHER_TENANT_KEY, type TestPlatform } 
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 /**
- * Provider events in (issue 15 part 2, docs/provider-events.md) through the real pipeline: api,
+ * Provider events in (docs/provider-events.md) through the real pipeline: api,
  * worker, simulated providers (whose message id is the idempotency key) and the harness's Redis.
  */
 const EMAIL_SECRET = 'email-event-secret-0123456789';

@@ -8,7 +8,7 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
 import { startReceiver, type Receiver } from './receiver';
 
 /**
- * Acceptance (issue 15): 1,000 notifications through the real pipeline (api, worker, simulated
+ * Webhook acceptance: 1,000 notifications through the real pipeline (api, worker, simulated
  * providers, Redis from the harness); a receiver on loopback verifies every signature with the
  * Standard Webhooks verifier (`standardwebhooks` from npm) and, after de-duplication by
  * webhook-id, gets exactly one event per notification, of its final status, although its

@@ -1,5 +1,6 @@
 /**
- * The partitioned keyspace (issue 13; docs/partitions.md). A notification belongs to one of
+ * The partitioned keyspace (docs/partitions.md): one Redis is single-threaded, so the keys are
+ * split to spread over a cluster's masters. A notification belongs to one of
  * `PARTITIONS` partitions, chosen from its recipient: partition = the first 16 bits of the
  * recipient hash `rh` modulo the partition count. Everything one Lua script touches (record,
  * idempotency entries, pending-intake set, suppressions, stored profile, archive queue, step

@@ -9,7 +9,7 @@ import { STEP_BATCH_JOB_NAME, STEP_JOB_NAME, type LaneJobData, type StepJobData 
  * still reconciled by the worker's failure handler so the notification ends terminal.
  * A completed job is removed at once: the notification record holds every step's history,
  * and keeping completed jobs (age/count trimming) was the dearest part of BullMQ's
- * moveToFinished (issue 11). Failed jobs stay a week for bull-board. Exactly-once never
+ * moveToFinished (docs/benchmarks-pipeline.md). Failed jobs stay a week for bull-board. Exactly-once never
  * rested on job ids: a step job added again after its twin was removed finds the record moved
  * on (begin-attempt answers stale).
  */

@@ -19,8 +19,8 @@ export interface StepJobData {
 
 /**
  * A batch job (`steps`): the first steps of many notifications of one lane (channel, priority
- * class, partition), so intake pays one BullMQ job for many notifications (issue 11). Each
- * item is processed as a `step` job's data would be.
+ * class, partition), so intake pays one BullMQ job (add, take, finish) for many notifications,
+ * not one each. Each item is processed as a `step` job's data would be.
  */
 export interface StepBatchJobData {
   steps: StepJobData[];

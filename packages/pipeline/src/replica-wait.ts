@@ -11,7 +11,7 @@ export interface ReplicaWaitConfig {
 export type ReplicaWaitResult = 'replicated' | 'short';
 
 /**
- * `WAIT <replicas> <timeout>` after intake writes, before their 202 (issue 13.4; docs/partitions.md).
+ * `WAIT <replicas> <timeout>` after intake writes, before their 202 (docs/partitions.md).
  * Redis replicates asynchronously: a master that dies right after answering can take an
  * accepted notification with it unless a replica already has it. WAIT blocks the connection it
  * is sent on until every earlier write of that connection reached `replicas` replicas (or the
