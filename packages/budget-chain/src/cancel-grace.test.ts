@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { Deadline } from './deadline';
 import { isCancelled, isDeadlineExceeded } from './errors';
-import { budgetedGetJson, createKeepAliveAgent } from './http-client';
+import { budgetedGetJson } from './http-client';
+import { createKeepAliveAgent } from './keep-alive-agent';
 import { deadlineMiddleware, requestDeadline } from './middleware';
 
 async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<void> {

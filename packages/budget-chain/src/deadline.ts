@@ -1,5 +1,8 @@
-import { monotonicClock, systemTimer, MAX_TIMER_DELAY_MS, type Clock, type Timer, type TimerHandle } from './clock';
+import { monotonicClock, systemTimer, type Clock, type Timer } from './clock';
+import { raceAbort } from './deadline-race';
+import { expiredReason, reasonFromParent } from './deadline-reasons';
 import { CancelledError, DeadlineExceededError, isDeadlineExceeded } from './errors';
+import { ExpiryTimer } from './expiry-timer';
 
 export interface DeadlineOptions {
   /** Relative budget in ms from now. `Infinity` makes an unbounded deadline (cancellation only). */
@@ -26,10 +29,8 @@ export interface DeadlineOptions {
  * a foreign `parent` signal adds one removable abort listener to it. `dispose()` removes
  * either and clears the timer, so a long-lived parent carries no residue from finished children.
  *
- * Boundary: a result arriving exactly at `expiresAt` counts as in time (the seed's model
- * treats a step that takes exactly its timeout as answered). The expiry timer therefore
- * re-arms once for 0 ms when it fires on the boundary, letting same-instant completions
- * land first; on a real clock the boundary instant is never hit and this costs nothing.
+ * The expiry timer (and its boundary rule) is ExpiryTimer; the abort reasons a deadline gives
+ * are in deadline-reasons.ts, racing work against it in deadline-race.ts.
  */
 export class Deadline {
   readonly step: string;
@@ -47,13 +48,12 @@ export class Deadline {
    */
   private controller: AbortController | undefined;
   private abortReason: Error | undefined;
-  private timerHandle: TimerHandle | undefined;
+  private expiry: ExpiryTimer | undefined;
   private parent: AbortSignal | undefined;
   /** Unsubscribes this deadline from the parent Deadline it was derived from (see `child`). */
   private unlinkParentDeadline: (() => void) | undefined;
   /** Called once on abort: children and races. A Set, not signal listeners: EventTarget costs microseconds per call. */
   private readonly abortCallbacks = new Set<(reason: Error) => void>();
-  private graced = false;
 
   constructor(options: DeadlineOptions, parentDeadline?: Deadline) {
     if (Number.isNaN(options.budgetMs)) throw new RangeError('Deadline budgetMs must be a number');
@@ -82,7 +82,10 @@ export class Deadline {
       parent.addEventListener('abort', this.onParentAbort, { once: true });
     }
     if (parentDeadline !== undefined) this.unlinkParentDeadline = parentDeadline.onAbort(this.onParentDeadlineAbort);
-    if (Number.isFinite(this.budgetMs)) this.arm(this.budgetMs);
+    if (Number.isFinite(this.budgetMs)) {
+      this.expiry = new ExpiryTimer(this.clock, this.timer, this.expiresAt, () => this.abort(this.exceeded()));
+      this.expiry.start(this.budgetMs);
+    }
   }
 
   /** Aborts with a DeadlineExceededError when the budget runs out, with a CancelledError on `cancel()` or the parent's abort. */
@@ -147,26 +150,7 @@ export class Deadline {
    * rejection of the abandoned work is swallowed. The abort callback is removed either way.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.abortReason !== undefined) {
-      work.catch(() => undefined);
-      return Promise.reject(this.abortReason);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const off = this.onAbort((reason) => {
-        work.catch(() => undefined);
-        reject(reason);
-      });
-      work.then(
-        (value) => {
-          off();
-          resolve(value);
-        },
-        (error: unknown) => {
-          off();
-          reject(error);
-        },
-      );
-    });
+    return raceAbort(this, work);
   }
 
   /** The caller gives up: aborts the signal with a CancelledError (no-op when already aborted). */
@@ -205,39 +189,12 @@ export class Deadline {
     this.abort(this.fromParent(parent?.reason));
   };
 
-  private arm(delayMs: number): void {
-    this.timerHandle = this.timer.set(this.onTimer, Math.min(Math.ceil(delayMs), MAX_TIMER_DELAY_MS));
-  }
-
-  private readonly onTimer = (): void => {
-    this.timerHandle = undefined;
-    const left = this.expiresAt - this.clock.now();
-    if (left > 0) {
-      this.arm(left); // timers may fire early by a fraction of a ms, or cap long delays
-      return;
-    }
-    if (left === 0 && !this.graced) {
-      this.graced = true;
-      this.arm(0);
-      return;
-    }
-    this.abort(this.exceeded());
-  };
-
   private exceeded(): DeadlineExceededError {
-    return new DeadlineExceededError(this.step, this.budgetMs);
+    return expiredReason(this.step, this.budgetMs);
   }
 
-  /** A parent's expiry is this step running out of time; anything else is a cancellation. */
   private fromParent(reason: unknown): Error {
-    if (isDeadlineExceeded(reason)) {
-      return new DeadlineExceededError(this.step, this.budgetMs, {
-        message: `${this.step} ran out of time: ${reason.message}`,
-        cause: reason,
-      });
-    }
-    const text = reason instanceof Error ? reason.message : 'parent aborted';
-    return new CancelledError(this.step, text, { cause: reason });
+    return reasonFromParent(this.step, this.budgetMs, reason);
   }
 
   private abort(reason: Error): void {
@@ -251,9 +208,9 @@ export class Deadline {
   }
 
   private unlink(): void {
-    if (this.timerHandle !== undefined) {
-      this.timer.clear(this.timerHandle);
-      this.timerHandle = undefined;
+    if (this.expiry !== undefined) {
+      this.expiry.clear();
+      this.expiry = undefined;
     }
     if (this.parent !== undefined) {
       this.parent.removeEventListener('abort', this.onParentAbort);

@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { Deadline } from './deadline';
 import { isCancelled, isDeadlineExceeded, isDependencyFailed, type BudgetError } from './errors';
-import { budgetedGetJson, createKeepAliveAgent } from './http-client';
+import { budgetedGetJson } from './http-client';
+import { createKeepAliveAgent } from './keep-alive-agent';
 import { deadlineMiddleware, requestDeadline } from './middleware';
 
 /**

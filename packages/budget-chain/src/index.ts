@@ -34,7 +34,9 @@ export {
 export type { BudgetObserver, StepEvent, StepOutcomeKind } from './observer';
 export { classify, runStep, type RunStepOptions, type StepContext, type StepFn, type StepOutcome } from './run-step';
 export { runSequence, type RunSequenceOptions, type SequenceResult, type SequenceStep } from './run-sequence';
-export { budgetedGetJson, createKeepAliveAgent, type BudgetedGetOptions, type KeepAliveAgentOptions } from './http-client';
+export { budgetedGetJson } from './http-client';
+export type { BudgetedGetOptions } from './budgeted-get';
+export { createKeepAliveAgent, type KeepAliveAgentOptions } from './keep-alive-agent';
 export { deadlineMiddleware, requestDeadline, type DeadlineMiddlewareOptions } from './middleware';
 export { AbandonmentWatch } from './abandoned-work';
 export { answerBy, type AnswerGuard } from './answer-guard';

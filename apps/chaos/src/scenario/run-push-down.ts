@@ -18,8 +18,8 @@ import {
 import { createRedis, recordedPartitionCount } from '@notify/runtime';
 import type { ScenarioEnv } from '../config';
 import { createControlClient } from '../control-client';
-import { runChaos } from '../run-chaos';
 import { breakerTimes, watchBreaker, type StateChange } from './breaker-timeline';
+import { awaitBreakerClose, chaosCommand, scheduleOutage } from './outage';
 import { failoverFigures, readViews, summarize, waitUntilTerminal, type FailoverFigures, type RunFigures } from './outcomes';
 import { scaledAppEnv, type BreakerMode, type ScenarioOptions } from './scenario-args';
 
@@ -85,16 +85,6 @@ export function ledgerDuplicates(ledgers: readonly LedgerSummary[], delivered: n
   return within + Math.max(0, keys - delivered);
 }
 
-/** `kill-provider` / `restore-provider` through the chaos CLI itself; a non-zero exit fails the run. */
-async function chaosCommand(argv: string[], env: Record<string, string>): Promise<void> {
-  const errors: string[] = [];
-  const code = await runChaos(argv, { out: () => undefined, err: (text) => errors.push(text), env });
-  if (code !== 0) throw new Error(`chaos ${argv.join(' ')} exited ${code}: ${errors.join('; ')}`);
-}
-
-/** Where the outage sits in the load: push dies at 25 % of it and comes back at 75 %. */
-export const OUTAGE = { from: 0.25, to: 0.75 } as const;
-
 /**
  * One push-down run on a fresh platform: start it, send the load, kill push (connection
  * refused) and restore it on schedule, wait until every notification is terminal, read the
@@ -156,29 +146,20 @@ export async function runPushDown(
     const cliEnv = { ...fileEnv, SIM_CONTROL_URL: platform.controlUrl };
     ctx.progress?.(`platform up (${group.count} processes); sending ${options.notifications} notifications at ${options.ratePerSecond}/s`);
 
-    let downAt = Number.NaN;
-    let upAt = Number.NaN;
-    let outage: Promise<void> = Promise.resolve();
     let killError: Error | undefined;
-    const killTimer = setTimeout(() => {
-      downAt = Date.now();
-      outage = two
-        ? chaosCommand(['kill-provider', killed], cliEnv).catch((error: unknown) => {
-            killError = error instanceof Error ? error : new Error(String(error));
-          })
-        : control.apply(channel, { mode: 'down' }).then(() => undefined);
-    }, loadMs * OUTAGE.from);
-    const restoreTimer = setTimeout(() => {
-      outage = outage
-        .catch(() => undefined)
-        .then(async () => {
-          if (two) await chaosCommand(['restore-provider', killed], cliEnv);
-          else await control.restore(channel);
-        })
-        .then(() => {
-          upAt = Date.now();
-        });
-    }, loadMs * OUTAGE.to);
+    const outage = scheduleOutage(
+      loadMs,
+      () =>
+        two
+          ? chaosCommand(['kill-provider', killed], cliEnv).catch((error: unknown) => {
+              killError = error instanceof Error ? error : new Error(String(error));
+            })
+          : control.apply(channel, { mode: 'down' }).then(() => undefined),
+      async () => {
+        if (two) await chaosCommand(['restore-provider', killed], cliEnv);
+        else await control.restore(channel);
+      },
+    );
     const loadStart = Date.now();
     let load;
     try {
@@ -193,12 +174,12 @@ export async function runPushDown(
         },
       );
     } finally {
-      clearTimeout(killTimer);
-      clearTimeout(restoreTimer);
+      outage.cancel();
     }
-    await outage;
+    await outage.settled();
     if (ctx.signal.aborted) throw new Error('interrupted');
-    if (!Number.isFinite(upAt)) upAt = Date.now();
+    const downAt = outage.downAt;
+    const upAt = Number.isFinite(outage.upAt) ? outage.upAt : Date.now();
     if (group.unexpectedExit) throw new Error(group.unexpectedExit);
     // Two providers: a kill through the CLI that failed fails the run (its error names the command).
     if (killError !== undefined) throw killError;
@@ -209,13 +190,7 @@ export async function runPushDown(
     // Records live in their id's partition: PARTITIONS may come from the caller's environment.
     const partitions = await recordedPartitionCount(redis);
     const unfinished = await waitUntilTerminal(redis, ids, partitions, drainMs, ctx.signal);
-    // Give the breaker time to probe and close after the restore (bounded).
-    const closeBy = Date.now() + 20 * Number(scaledAppEnv(options, mode).BREAKER_OPEN_MS) + 2_000;
-    while (mode === 'on' && Date.now() < closeBy && !ctx.signal.aborted) {
-      const times = breakerTimes(watchers[0]!.changes, downAt, upAt);
-      if (times.closedAfterMs !== undefined || times.openedAfterMs === undefined) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    if (mode === 'on') await awaitBreakerClose(watchers[0]!.changes, { downAt, upAt }, Number(scaledAppEnv(options, mode).BREAKER_OPEN_MS), ctx.signal);
     const timelines: StateChange[][] = [];
     for (const w of watchers) timelines.push(await w.stop());
     const views = await readViews(redis, ids, partitions);

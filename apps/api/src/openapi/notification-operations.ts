@@ -1,0 +1,131 @@
+import { CHANNELS, PRIORITIES, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
+import { ID_PARAM_ERRORS, JSON_BODY_ERRORS, type Operation, type QueryParameter } from './operation';
+
+const TIME_FORMATS =
+  'ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch';
+
+/** The history lists' filters (apps/api/src/routes/history-query.ts checks them); any other name is a 400 naming it. */
+const LIST_FILTERS: readonly QueryParameter[] = [
+  { name: 'eventId', description: 'Only this event id.', schema: { type: 'string', maxLength: 200 } },
+  {
+    name: 'status',
+    description: 'Only this final status (the history holds finished notifications).',
+    schema: { type: 'string', enum: [...TERMINAL_STATUSES] },
+  },
+  { name: 'priority', description: 'Only this priority.', schema: { type: 'string', enum: [...PRIORITIES] } },
+  {
+    name: 'channel',
+    description: 'Only notifications that made a call on this channel (any attempt, delivered or not).',
+    schema: { type: 'string', enum: [...CHANNELS] },
+  },
+  { name: 'since', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  { name: 'until', description: `Accepted before this time (exclusive), later than since: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  {
+    name: 'limit',
+    description: 'Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  {
+    name: 'cursor',
+    description: 'The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive.',
+    schema: { type: 'string' },
+  },
+];
+const LIST_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'];
+const LIST_NOTE =
+  ' Newest first (by acceptance time), this tenant only, from the history (PostgreSQL): a notification is listed once it is finished and archived; one in flight is read by id. ' +
+  'A bad filter, time, cursor or a limit over the maximum is a 400 naming the field; with the history disabled or PostgreSQL down, 503 DEPENDENCY_UNAVAILABLE. See docs/history.md.';
+
+const INTAKE_ERRORS: ErrorCode[] = [...JSON_BODY_ERRORS, 'SHUTTING_DOWN', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'];
+
+/** Intake, status and history of notifications, and the recipients' stored profiles. */
+export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
+  {
+    method: 'post',
+    path: '/v1/notifications',
+    tag: 'notifications',
+    auth: 'tenant',
+    body: 'NotificationRequest',
+    summary: 'Accept one notification',
+    description: 'A 202 means the notification and its first job are durably in Redis. Unknown fields are refused.',
+    ok: {
+      202: { description: 'Accepted.', schema: 'Accepted', headers: { Location: '/v1/notifications/{id}' } },
+      200: { description: 'Duplicate: the same (event id, recipient id) with the same payload was accepted before.', schema: 'Accepted' },
+    },
+    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL'],
+  },
+  {
+    method: 'post',
+    path: '/v1/notifications/batch',
+    tag: 'notifications',
+    auth: 'tenant',
+    body: 'BatchRequest',
+    summary: 'Accept up to 1,000 notifications',
+    description: 'Each item is judged like a single POST; item errors name `notifications.<index>.<field>`.',
+    ok: { 200: { description: 'Per-item results in request order.', schema: 'BatchResult' } },
+    errors: INTAKE_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v1/notifications/{id}',
+    tag: 'notifications',
+    auth: 'tenant',
+    summary: 'Status, attempts and skips of one notification',
+    description:
+      "From Redis while in flight, from the history once archived: the same shape. Unknown, another tenant's, or past the history's retention: 404. " +
+      'An archived notification while PostgreSQL does not answer: 503.',
+    ok: { 200: { description: 'The status record (this tenant only).', schema: 'NotificationView' } },
+    errors: [...ID_PARAM_ERRORS, 'DEPENDENCY_UNAVAILABLE'],
+  },
+  {
+    method: 'get',
+    path: '/v1/notifications',
+    tag: 'notifications',
+    auth: 'tenant',
+    summary: 'Search the finished notifications of this tenant (history)',
+    description: `Filters combine with AND.${LIST_NOTE}`,
+    query: [{ name: 'recipientId', description: 'Only this recipient id.', schema: { type: 'string', maxLength: 200 } }, ...LIST_FILTERS],
+    ok: { 200: { description: 'One page, newest first; `nextCursor` when there is more.', schema: 'NotificationPage' } },
+    errors: LIST_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/v1/recipients/{id}/notifications',
+    tag: 'recipients',
+    auth: 'tenant',
+    summary: 'What was sent to one recipient id (history)',
+    description: `Like GET /v1/notifications with recipientId = {id} (a stored profile is not needed; recipientId in the query is a 400).${LIST_NOTE}`,
+    query: LIST_FILTERS,
+    ok: { 200: { description: 'One page, newest first; `nextCursor` when there is more.', schema: 'NotificationPage' } },
+    errors: LIST_ERRORS,
+  },
+  {
+    method: 'put',
+    path: '/v1/recipients/{id}',
+    tag: 'recipients',
+    auth: 'tenant',
+    body: 'RecipientProfile',
+    summary: 'Store or replace a recipient profile',
+    description: 'Replacing a profile lifts its channel suppressions.',
+    ok: { 201: { description: 'Created.', schema: 'Recipient' }, 200: { description: 'Replaced.', schema: 'Recipient' } },
+    errors: [...JSON_BODY_ERRORS, 'INTERNAL'],
+  },
+  {
+    method: 'get',
+    path: '/v1/recipients/{id}',
+    tag: 'recipients',
+    auth: 'tenant',
+    summary: 'Read a recipient profile',
+    ok: { 200: { description: 'The profile.', schema: 'Recipient' } },
+    errors: ID_PARAM_ERRORS,
+  },
+  {
+    method: 'delete',
+    path: '/v1/recipients/{id}',
+    tag: 'recipients',
+    auth: 'tenant',
+    summary: 'Delete a recipient profile',
+    ok: { 204: { description: 'Deleted.' } },
+    errors: ID_PARAM_ERRORS,
+  },
+];

@@ -1,0 +1,88 @@
+import type { Operation } from './operation';
+
+/** The admin console, health checks and this document. */
+export const OPERATOR_OPERATIONS: readonly Operation[] = [
+  {
+    method: 'get',
+    path: '/admin/queues',
+    tag: 'operations',
+    auth: 'admin',
+    summary: 'bull-board over the six lanes (read-only)',
+    description:
+      'An HTML application mounted here; its JSON API lives under /admin/queues/api (e.g. /admin/queues/api/queues). ' +
+      'The admin key as a Bearer header, or a browser session from /admin/login. A browser without a session is redirected to the sign-in.',
+    ok: { 200: { description: 'The board.', contentType: 'text/html' }, 303: { description: 'No session: to /admin/login (HTML requests).' } },
+    errors: ['FORBIDDEN', 'METHOD_NOT_ALLOWED'],
+  },
+  {
+    method: 'get',
+    path: '/admin/login',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'Sign-in form for the admin console',
+    ok: { 200: { description: 'The form.', contentType: 'text/html' }, 303: { description: 'Already signed in: to /admin/queues.' } },
+  },
+  {
+    method: 'post',
+    path: '/admin/login',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'Sign in with the admin key (form post)',
+    description: 'Constant-time key check, throttled per client address; the session is an HttpOnly, SameSite=Strict cookie.',
+    ok: {
+      303: { description: 'Signed in: to /admin/queues.' },
+      401: { description: 'Not the admin key (the form again).', contentType: 'text/html' },
+      403: { description: 'The form expired or came from another site.', contentType: 'text/html' },
+      429: { description: 'Too many failed sign-ins from this address (Retry-After).', contentType: 'text/html' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/admin/logout',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'Sign-out page',
+    ok: { 200: { description: 'The sign-out form.', contentType: 'text/html' }, 303: { description: 'No session: to /admin/login.' } },
+  },
+  {
+    method: 'post',
+    path: '/admin/logout',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'Sign out (form post with the CSRF token)',
+    ok: { 303: { description: 'Signed out: to /admin/login.' }, 403: { description: "Not from this site's sign-out page.", contentType: 'text/html' } },
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'The process is alive',
+    ok: { 200: { description: 'Alive.', schema: 'Health' } },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'Redis answers, the start-up warm-up is done and the instance is not draining',
+    ok: { 200: { description: 'Ready.', schema: 'Ready' } },
+    otherErrors: { 503: { description: 'Draining, warming up (tracking query path, TRACKING_WARMUP_*), or Redis does not answer.', schema: 'Ready' } },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'This document',
+    ok: { 200: { description: 'OpenAPI 3.1.', contentType: 'application/json' } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    tag: 'operations',
+    auth: 'none',
+    summary: 'This document in a browser (Swagger UI, served locally)',
+    ok: { 200: { description: 'HTML.', contentType: 'text/html' } },
+  },
+];
