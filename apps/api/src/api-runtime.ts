@@ -49,7 +49,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });
   const recipients = new RecipientStore(redis, config.partitions);
   // One socket write per event-loop turn: a batch's intake scripts (and the turn's job adds) leave
-  // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Write coalescing").
+  // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Settings the figures depend on").
   const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
   const intake = new IntakeService({
     scripts: loadScripts(redis, { partitions: config.partitions, coalesce }),

@@ -16,7 +16,7 @@ export interface PostOnceRequest {
  * One POST through an undici dispatcher, answer read whole as text: the dispatch handler API
  * directly, without `request()`'s response stream, async resource and AbortSignal, which cost
  * more CPU than the simulators' small answers are worth (a bench profile: docs/benchmarks-pipeline.md,
- * "Worker and simulator CPU"). One timer per call; when it fires the call is aborted at once if
+ * "Settings the figures depend on"). One timer per call; when it fires the call is aborted at once if
  * it is on a socket, or as it reaches one if still queued (as an aborted signal would be).
  */
 export function postOnce(dispatcher: Dispatcher, request: PostOnceRequest): Promise<PostOutcome> {

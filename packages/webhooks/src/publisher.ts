@@ -80,7 +80,7 @@ export class WebhookPublisher {
    * asks the record's tenant first and reads the whole record (the status object as the api
    * shows it) only when an endpoint of that tenant listens to the event: most tenants have
    * none, and the whole record, its view and the event's id cost the worker CPU on every
-   * delivery (docs/benchmarks-pipeline.md, "Worker and simulator CPU"). For the same reason the
+   * delivery (docs/benchmarks-pipeline.md, "Settings the figures depend on"). For the same reason the
    * tenant comes from the caller when it has it (the step processor reads it with the attempt),
    * and the tenant's endpoint list from the cache, which costs no command while it holds it.
    */

@@ -22,7 +22,7 @@ export interface WarmUpReport {
  * Runs tracking queries against the real stores before the api reports ready. A process that
  * takes traffic cold answers its first few hundred queries in interpreted code and opens a
  * socket per store per concurrent query: at the K01 rate that pushed answers sent in the first
- * ~0.3 s past the 200 ms budget (docs/benchmarks-tracking.md, "Cold start"). The warm-up pays
+ * ~0.3 s past the 200 ms budget (docs/benchmarks-tracking.md, "What bounds them"). The warm-up pays
  * that before any caller waits on it. Its reads carry their own deadlines; failures (a store
  * down, a 404 for the warm-up ids) only end those queries: readiness never waits on a store.
  */
