@@ -79,7 +79,7 @@ export const PROGRAMS: Record<string, { shape: Shape; sections: string[] }> = {
 
 const RENAMES: Record<string, EnvRenames> = { api: API_RENAMES, worker: WORKER_RENAMES };
 
-export const metaOf = (type: z.ZodType): FieldMeta => (type.meta() ?? {}) as FieldMeta;
+export const metaOf = (type: z.ZodType): FieldMeta => type.meta() ?? {};
 
 /** The default cell: the words the field gives, or what the schema yields for an unset variable. */
 export function defaultCell(type: z.ZodType): string {
@@ -89,13 +89,14 @@ export function defaultCell(type: z.ZodType): string {
   if (!parsed.success) return 'required';
   const value: unknown = parsed.data;
   if (value === undefined) return 'none';
-  if (Array.isArray(value)) return `\`${value.join(',')}\``;
+  const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+  if (Array.isArray(value)) return `\`${value.map(scalar).join(',')}\``;
   if (typeof value === 'object' && value !== null) {
     return `\`${Object.entries(value)
-      .map(([k, v]) => `${k}:${String(v)}`)
+      .map(([k, v]) => `${k}:${scalar(v)}`)
       .join(',')}\``;
   }
-  return `\`${String(value as string | number | boolean)}\``;
+  return `\`${scalar(value)}\``;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -61,8 +61,9 @@ const lanesText = CHANNELS.map((c) => `${c} ${PRIORITIES.map((p) => DEFAULT_BULK
 export const lanesEnv = z
   .preprocess((text, ctx) => {
     if (text === undefined || (typeof text === 'string' && text.trim() === '')) return {};
+    if (typeof text !== 'string') return text;
     try {
-      return JSON.parse(String(text)) as unknown;
+      return JSON.parse(text) as unknown;
     } catch {
       ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"push":{"urgent":{"concurrency":64}}}' });
       return z.NEVER;
