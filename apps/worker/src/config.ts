@@ -53,7 +53,13 @@ const roles = z
     return [...new Set(list)] as Channel[];
   });
 
-const LANE_VARIABLES = CHANNELS.flatMap((ch) => PRIORITIES.flatMap((p) => [`CONCURRENCY_${ch}_${p}`, `RATE_${ch}_${p}`].map((v) => v.toUpperCase())));
+/** The twelve former lane variables, each with the LANES field that replaces it. */
+const LANE_VARIABLES: [string, string][] = CHANNELS.flatMap((ch) =>
+  PRIORITIES.flatMap((p): [string, string][] => [
+    [`CONCURRENCY_${ch}_${p}`.toUpperCase(), `LANES={"${ch}":{"${p}":{"concurrency":…}}}`],
+    [`RATE_${ch}_${p}`.toUpperCase(), `LANES={"${ch}":{"${p}":{"ratePerSecond":…}}}`],
+  ]),
+);
 
 /** The worker's former names: read for one release with a warning naming the new one, or refused naming what replaces them. */
 export const WORKER_RENAMES: EnvRenames = {
@@ -67,14 +73,12 @@ export const WORKER_RENAMES: EnvRenames = {
     ARCHIVE_INTERVAL_MS: 'ARCHIVER_INTERVAL_MS',
     ARCHIVE_CONCURRENCY: 'ARCHIVER_CONCURRENCY',
   },
-  replaced: Object.fromEntries(
-    LANE_VARIABLES.map((name) => [name, 'every lane is set in LANES, e.g. LANES={"push":{"urgent":{"concurrency":48,"ratePerSecond":0}}}']),
-  ),
+  replaced: Object.fromEntries(LANE_VARIABLES.map(([name, field]) => [name, `every lane is set in LANES: here ${field}`])),
 };
 
 /** The variables only the worker reads (the docs list them in its own section). */
 export const workerOwnEnvShape = {
-  WORKER_ROLES: roles.describe('Which channel bulkheads this process runs: `all`, or a list such as `push` or `sms,email`.'),
+  WORKER_ROLES: roles.meta({ description: 'Which channel bulkheads this process runs: `all`, or a list such as `push` or `sms,email`.', defaultText: '`all`' }),
   WORKER_PARTITIONS: z
     .string()
     .default('all')
