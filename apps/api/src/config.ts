@@ -48,7 +48,11 @@ const eventSecrets = z
   .optional()
   .transform((raw, ctx) => {
     try {
-      return parseProviderEventSecrets(raw);
+      // Each name and secret trimmed, as the tenant keys are.
+      const pairs = raw
+        ?.split(',')
+        .map((pair) => (pair.includes(':') ? `${pair.slice(0, pair.indexOf(':')).trim()}:${pair.slice(pair.indexOf(':') + 1).trim()}` : pair));
+      return parseProviderEventSecrets(pairs?.join(','));
     } catch (error) {
       ctx.addIssue({ code: 'custom', message: (error as Error).message });
       return z.NEVER;
