@@ -29,31 +29,17 @@ import {
   type PrivatePostgres,
   type PrivateRedis,
 } from '@notify/platform-kit';
-import { DEV_DEFAULTS, devOrigin, parseClusterNodes, parseEnv, sharedEnvShape } from '@notify/runtime';
+import { DEV_DEFAULTS, devOrigin, parseClusterNodes, parseRenamedEnv } from '@notify/runtime';
+import { START_RENAMES, startEnvShape } from './start-env';
 
-const envSchema = z.object({
-  /** production: the apps run compiled (`npm run start:prod` builds them first), with plain node. */
-  NODE_ENV: z.string().default('development'),
-  REDIS_URL: z.string().default(DEV_DEFAULTS.redisUrl),
-  /** Set: the platform runs on this Redis Cluster (the apps read it, and PARTITIONS, from the environment); no redis-server is started. */
-  REDIS_CLUSTER_NODES: sharedEnvShape.REDIS_CLUSTER_NODES,
-  API_HOST: z.string().default(DEV_DEFAULTS.host),
-  API_PORT: z.string().default(String(DEV_DEFAULTS.apiPort)),
-  /** The api's /metrics listener (not on the public port). */
-  API_METRICS_PORT: z.string().default(String(DEV_DEFAULTS.apiMetricsPort)),
-  METRICS_PORT: z.string().default(String(DEV_DEFAULTS.workerMetricsPort)),
-  WORKER_COUNT: z.coerce.number().int().min(1).max(16).default(1),
-  API_KEYS: z.string().default(`${DEV_DEFAULTS.apiKey}:${DEV_DEFAULTS.tenant}`),
-  /** The history's PostgreSQL; the apps validate it (docs/configuration.md). */
-  DATABASE_URL: z.string().default(DEV_DEFAULTS.databaseUrl),
-  /** npm start runs with the history on unless told otherwise. */
-  HISTORY_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
-});
+const envSchema = z.object(startEnvShape);
 
 /** A bad variable is a usage error: one readable message (core's config format), exit 2. */
 const env = (() => {
   try {
-    return parseEnv('npm start', envSchema, process.env);
+    const { values, warnings } = parseRenamedEnv('npm start', envSchema, process.env, START_RENAMES);
+    for (const warning of warnings) process.stdout.write(`[start] ${warning}\n`);
+    return values;
   } catch (error) {
     process.stderr.write(`[start] ${(error as Error).message}\n`);
     process.exit(EXIT.usage);
@@ -111,7 +97,7 @@ async function ensureRedis(): Promise<PrivateRedis | undefined> {
   return startPrivateRedis({ port: Number(url.port || '6379'), dataDir: join(REPO_ROOT, '.data', 'redis'), persistence: 'aof' });
 }
 
-const historyOn = env.HISTORY_ENABLED === 'true' || env.HISTORY_ENABLED === '1';
+const historyOn = env.HISTORY_ENABLED ?? true;
 /** The url without its password, for a log line. */
 const shown = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
@@ -144,7 +130,7 @@ let postgres: PrivatePostgres | undefined;
 let phase: 'redis' | 'postgres' = 'redis';
 let stopping = false;
 
-function run(app: AppName, name: string, extraEnv: Record<string, string>, restart: boolean): void {
+function run(app: AppName, name: string, extraEnv: Record<string, string | undefined>, restart: boolean): void {
   const child = startApp(apps, {
     name,
     entry: DEFAULT_ENTRIES[app],
@@ -179,19 +165,21 @@ async function main(): Promise<void> {
   redis = await ensureRedis();
   phase = 'postgres';
   if (historyOn) postgres = await ensurePostgres();
-  const shared = { REDIS_URL: env.REDIS_URL, API_KEYS: env.API_KEYS, DATABASE_URL: env.DATABASE_URL, HISTORY_ENABLED: env.HISTORY_ENABLED };
+  const shared = { REDIS_URL: env.REDIS_URL, DATABASE_URL: env.DATABASE_URL, HISTORY_ENABLED: String(historyOn) };
   run('simulators', 'simulators', shared, true);
-  run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: env.API_PORT, API_METRICS_PORT: env.API_METRICS_PORT }, false);
+  run('api', 'api', { ...shared, API_HOST: env.API_HOST, API_PORT: String(env.API_PORT), API_METRICS_PORT: String(env.API_METRICS_PORT) }, false);
   for (let i = 0; i < env.WORKER_COUNT; i += 1) {
-    // Worker i listens on METRICS_PORT + i; the api's metrics default (9463) sits below that range.
-    run('worker', `worker-${i + 1}`, { ...shared, METRICS_PORT: String(Number(env.METRICS_PORT) + i) }, true);
+    // Worker i listens on WORKER_METRICS_PORT + i; the api's metrics default (9463) sits below that range.
+    const port = String(env.WORKER_METRICS_PORT + i);
+    // A former METRICS_PORT was read (and warned about) here: the workers get the new name only.
+    run('worker', `worker-${i + 1}`, { ...shared, WORKER_METRICS_PORT: port, METRICS_PORT: undefined }, true);
   }
   const api = `http://${env.API_HOST}:${env.API_PORT}`;
   // Only the public development key is ever printed: a real key never reaches a terminal or a log.
-  const devKey = env.API_KEYS.startsWith(`${DEV_DEFAULTS.apiKey}:`) ? DEV_DEFAULTS.apiKey : '<your API key>';
+  const devKey = env.API_KEYS === undefined || env.API_KEYS[0]?.key === DEV_DEFAULTS.apiKey ? DEV_DEFAULTS.apiKey : '<your API key>';
   log(`POST notifications to ${api}/v1/notifications (Authorization: Bearer ${devKey})`);
   log(
-    `metrics: http://127.0.0.1:${env.API_METRICS_PORT}/metrics (api), http://127.0.0.1:${env.METRICS_PORT}/metrics (worker); simulators control: ${devOrigin(DEV_DEFAULTS.simControlPort)}/control/channels`,
+    `metrics: http://127.0.0.1:${env.API_METRICS_PORT}/metrics (api), http://127.0.0.1:${env.WORKER_METRICS_PORT}/metrics (worker); simulators control: ${devOrigin(DEV_DEFAULTS.simControlPort)}/control/channels`,
   );
 }
 

@@ -4,7 +4,8 @@ import { DEV_DEFAULTS } from '@notify/runtime';
 import { loadConfig, PRODUCTION_KEY_LENGTH } from '../../apps/api/src/config';
 
 /**
- * Production refuses development secrets. Every message is checked against every key
+ * Production refuses development secrets, short or low-variety keys and secrets, and a secret
+ * shared with a key or another provider. Every message is checked against every key
  * it was given: no key, nor any 6-character piece of one, may appear in a start-up error.
  */
 const TENANT_KEY = 'Kq7vX2mPz9LwR4tYb8NcJ5hGd3FsA6eU01';
@@ -75,6 +76,92 @@ describe('api keys in production', () => {
     expectNoKeyIn(message, [secretish]);
   });
 
+  it.each(['production', 'development'])('refuses an empty API_KEYS (%s) with a message, not a crash', (mode) => {
+    const message = failure({ ...PROD, NODE_ENV: mode, API_KEYS: '' });
+    expect(message).toMatch(/^invalid api configuration:\n {2}API_KEYS: must list at least one key:tenant pair$/m);
+    expect(message).not.toMatch(/is not a function/);
+  });
+
+  it.each([' ', ',', ' , ,'])('refuses API_KEYS=%j: a list of zero keys', (value) => {
+    expect(failure({ ...PROD, API_KEYS: value })).toMatch(/API_KEYS: must list at least one key:tenant pair/);
+  });
+
+  it('trims keys and tenants, so a key written twice with spaces is still one key twice', () => {
+    const message = failure({ ...PROD, API_KEYS: `${TENANT_KEY}:tenant-a, ${TENANT_KEY} :tenant-b` });
+    expect(message).toMatch(/API_KEYS: pairs 1 and 2 use the same key/);
+    expectNoKeyIn(message, [TENANT_KEY]);
+    expect(loadConfig({ ...PROD, API_KEYS: ` ${TENANT_KEY} : tenant-a , ${OTHER_KEY}:tenant-b ` }).apiKeys).toEqual([
+      { key: TENANT_KEY, tenant: 'tenant-a' },
+      { key: OTHER_KEY, tenant: 'tenant-b' },
+    ]);
+    expect(loadConfig({ ...PROD, ADMIN_API_KEY: ` ${ADMIN_KEY} ` }).adminApiKey).toBe(ADMIN_KEY);
+  });
+
+  it.each([
+    ['32 × one character', 'a'.repeat(32)],
+    ['two characters repeated', 'ab'.repeat(20)],
+    ['seven different characters', 'abcdefg'.repeat(5)],
+  ])('refuses a low-variety key in production (%s)', (_what, weak) => {
+    const message = failure({ ...PROD, API_KEYS: `${weak}:tenant-a`, ADMIN_API_KEY: `${weak.toUpperCase()}` });
+    expect(message).toMatch(/API_KEYS: the key of pair 1 uses fewer than 8 different characters/);
+    expect(message).toMatch(/ADMIN_API_KEY: uses fewer than 8 different characters/);
+    expectNoKeyIn(message, [weak, weak.toUpperCase()]);
+    // Outside production the same keys still start (the development rules are unchanged).
+    expect(loadConfig({ ...PROD, NODE_ENV: 'development', API_KEYS: `${weak}:tenant-a` }).apiKeys).toHaveLength(1);
+  });
+});
+
+describe('provider event secrets in production', () => {
+  const EMAIL_SECRET = 'Wm5cQ8tZ2vN7xK4bR1jH6pF9sL3dG0yE04';
+  const SMS_SECRET = 'Bx8nT3qV6mZ1cK9wR4hJ7yF2pL5sD0gA05';
+
+  it('starts with a long, varied secret of its own per provider', () => {
+    const config = loadConfig({ ...PROD, PROVIDER_EVENT_SECRETS: `email:${EMAIL_SECRET},sms:${SMS_SECRET}` });
+    expect([...config.providerEvents.secrets]).toEqual([
+      ['email', EMAIL_SECRET],
+      ['sms', SMS_SECRET],
+    ]);
+  });
+
+  it.each([
+    ['shorter than 32 characters', `email:${'Hb5Wq2Xn8Vr4Kt7Zm1'}`, /PROVIDER_EVENT_SECRETS: the secret of provider 'email' is shorter than 32 characters/],
+    ['low in variety', `email:${'xy'.repeat(20)}`, /PROVIDER_EVENT_SECRETS: the secret of provider 'email' uses fewer than 8 different characters/],
+    ['a tenant key', `email:${OTHER_KEY}`, /PROVIDER_EVENT_SECRETS: the secret of provider 'email' equals the key of API_KEYS pair 2/],
+    ['the admin key', `email:${ADMIN_KEY}`, /PROVIDER_EVENT_SECRETS: the secret of provider 'email' equals ADMIN_API_KEY/],
+    [
+      "another provider's",
+      `email:${EMAIL_SECRET},sms:${SMS_SECRET},push:${EMAIL_SECRET}`,
+      /PROVIDER_EVENT_SECRETS: providers 'email' and 'push' share one secret/,
+    ],
+  ])('refuses a secret that is %s', (_what, secrets, expected) => {
+    const message = failure({ ...PROD, PROVIDER_EVENT_SECRETS: secrets });
+    expect(message).toMatch(expected);
+    expectNoKeyIn(message, [EMAIL_SECRET, SMS_SECRET, TENANT_KEY, OTHER_KEY, ADMIN_KEY]);
+  });
+
+  it('keeps the development rules outside production (16+ characters)', () => {
+    const config = loadConfig({ ...PROD, NODE_ENV: 'development', PROVIDER_EVENT_SECRETS: `email:${'Hb5Wq2Xn8Vr4Kt7Zm1'},sms:${OTHER_KEY}` });
+    expect(config.providerEvents.secrets.size).toBe(2);
+  });
+
+  it('names every bad variable in one message', () => {
+    const message = failure({
+      NODE_ENV: 'production',
+      API_KEYS: '',
+      ADMIN_API_KEY: 'a'.repeat(40),
+      PROVIDER_EVENT_SECRETS: `email:${EMAIL_SECRET},sms:${EMAIL_SECRET}`,
+      LOG_LEVEL: 'loud',
+    });
+    const named = message
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(':')[0]);
+    expect(new Set(named)).toEqual(new Set(['API_KEYS', 'ADMIN_API_KEY', 'PROVIDER_EVENT_SECRETS', 'LOG_LEVEL']));
+    expectNoKeyIn(message, [EMAIL_SECRET, 'a'.repeat(40)]);
+  });
+});
+
+describe('the api process', () => {
   it('the api process exits 1 with one readable line and no key on stderr', async () => {
     const root = resolve(__dirname, '../..');
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {

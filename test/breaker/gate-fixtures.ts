@@ -22,12 +22,7 @@ export const FAST_BREAKER: BreakerConfig = {
 
 /** Small lanes: several workers share 2 cores with the test itself. */
 export const SMALL_LANES_ENV: Record<string, string> = {
-  CONCURRENCY_PUSH_URGENT: '8',
-  CONCURRENCY_PUSH_REMINDER: '4',
-  CONCURRENCY_SMS_URGENT: '8',
-  CONCURRENCY_SMS_REMINDER: '4',
-  CONCURRENCY_EMAIL_URGENT: '8',
-  CONCURRENCY_EMAIL_REMINDER: '4',
+  LANES: JSON.stringify(Object.fromEntries(['push', 'sms', 'email'].map((channel) => [channel, { urgent: { concurrency: 8 }, reminder: { concurrency: 4 } }]))),
   SHUTDOWN_GRACE_MS: '3000',
 };
 

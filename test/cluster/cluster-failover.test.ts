@@ -47,7 +47,7 @@ beforeAll(async () => {
   worker = spawnKillableWorker({
     ...platform.env,
     LOG_LEVEL: 'warn',
-    METRICS_PORT: String(metricsPort),
+    WORKER_METRICS_PORT: String(metricsPort),
     INTAKE_SWEEP_INTERVAL_MS: '1000',
     INTAKE_SWEEP_MIN_AGE_MS: '5000',
   });

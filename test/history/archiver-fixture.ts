@@ -8,7 +8,7 @@ import { queryRows } from './postgres-fixture';
 
 /** The env that turns history on for the api and the workers of a test platform, archiving fast. */
 export function historyEnv(databaseUrl: string): Record<string, string> {
-  return { HISTORY_ENABLED: 'true', DATABASE_URL: databaseUrl, ARCHIVE_INTERVAL_MS: '100', ARCHIVE_BATCH_SIZE: '200' };
+  return { HISTORY_ENABLED: 'true', DATABASE_URL: databaseUrl, ARCHIVER_INTERVAL_MS: '100', ARCHIVER_BATCH_SIZE: '200' };
 }
 
 /** How many of `ids` the history holds, and how many rows they take (a repeat would show as more rows). */

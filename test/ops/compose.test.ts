@@ -106,7 +106,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     expect(worker).toMatchObject({
       NODE_ENV: 'production',
       REDIS_URL: 'redis://redis:6379',
-      METRICS_HOST: '0.0.0.0',
+      WORKER_METRICS_HOST: '0.0.0.0',
       PROVIDER_PUSH_URL: 'http://simulators:4101',
       PROVIDER_SMS_URL: 'http://simulators:4102',
       PROVIDER_EMAIL_URL: 'http://simulators:4103',
@@ -165,7 +165,7 @@ describeWithTools('docker-compose.yml', [findTool('docker-compose', 'docker-comp
     }>(readFileSync(resolve(ROOT, 'infra/prometheus/prometheus.yml'), 'utf8'));
     const job = (name: string) => prom.scrape_configs.find((j) => j.job_name === name);
     expect(job('notify-api')?.static_configs?.[0]?.targets).toEqual([`api:${services.api!.environment?.API_METRICS_PORT}`]);
-    expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.METRICS_PORT) });
+    expect(job('notify-worker')?.dns_sd_configs?.[0]).toMatchObject({ names: ['worker'], port: Number(services.worker!.environment?.WORKER_METRICS_PORT) });
   });
 
   it('has a multi-stage Dockerfile on node:20-slim whose image runs the compiled app with node, without dev dependencies, as a non-root user', () => {

@@ -16,7 +16,7 @@ import { sendNotifications } from './traffic';
  * orchestrator does. Providers answer in ~200 ms so jobs are really in flight at SIGTERM.
  */
 const GRACE_MS = 10_000;
-const LANE_CONCURRENCY = '2';
+const LANE_CONCURRENCY = 2;
 
 let redis: TestRedis | undefined;
 let sims: RunningSimulators | undefined;
@@ -26,14 +26,16 @@ const closers: { close(): Promise<unknown> }[] = [];
 
 function baseEnv(): Record<string, string> {
   if (!redis || !sims) throw new Error('beforeAll did not run');
-  const lanes: Record<string, string> = {};
-  for (const channel of CHANNELS) for (const priority of PRIORITIES) lanes[`CONCURRENCY_${channel.toUpperCase()}_${priority.toUpperCase()}`] = LANE_CONCURRENCY;
+  const lane = { concurrency: LANE_CONCURRENCY };
+  const lanes = {
+    LANES: JSON.stringify(Object.fromEntries(CHANNELS.map((channel) => [channel, Object.fromEntries(PRIORITIES.map((priority) => [priority, lane]))]))),
+  };
   return {
     // The production profile: the durability guard runs (and passes on the harness Redis).
     NODE_ENV: 'production',
     REDIS_URL: redis.url,
     API_HOST: '127.0.0.1',
-    METRICS_HOST: '127.0.0.1',
+    WORKER_METRICS_HOST: '127.0.0.1',
     API_KEYS: `${TEST_API_KEY}:tenant-a`,
     // Production refuses to start without an explicit admin key of 32+ characters.
     ADMIN_API_KEY: 'lifecycle-admin-key-0000000000000000',
@@ -63,7 +65,7 @@ async function startApi(env: Record<string, string> = {}): Promise<{ proc: AppPr
 
 async function startWorker(): Promise<{ proc: AppProcess; metricsUrl: string }> {
   const port = await freePort();
-  const proc = startApp('worker', { ...baseEnv(), METRICS_PORT: String(port) });
+  const proc = startApp('worker', { ...baseEnv(), WORKER_METRICS_PORT: String(port) });
   processes.push(proc);
   await proc.waitHealthy(`http://127.0.0.1:${port}/readyz`);
   return { proc, metricsUrl: `http://127.0.0.1:${port}/metrics` };
@@ -245,7 +247,7 @@ describe('production profile', () => {
       expect(await probe.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'allkeys-lru']);
       probe.disconnect();
       const port = String(await freePort());
-      const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: port, METRICS_PORT: port });
+      const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: port, WORKER_METRICS_PORT: port });
       processes.push(proc);
       const exit = await Promise.race([
         proc.exited,

@@ -174,7 +174,7 @@ describe('npm start with REDIS_CLUSTER_NODES', () => {
     const cluster = await startTestCluster({ replicasPerMaster: 0, persistence: 'none' });
     const bare = machine('none');
     const ports: Record<string, string> = {};
-    for (const name of ['API_PORT', 'API_METRICS_PORT', 'METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT']) {
+    for (const name of ['API_PORT', 'API_METRICS_PORT', 'WORKER_METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT']) {
       ports[name] = String(await freePort());
     }
     const supervisor = await spawnSupervisor(

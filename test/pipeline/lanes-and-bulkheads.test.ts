@@ -12,9 +12,7 @@ beforeAll(async () => {
   platform = await startTestPlatform({
     env: {
       // Narrow reminder lanes so a reminder backlog really forms.
-      CONCURRENCY_PUSH_REMINDER: '2',
-      CONCURRENCY_SMS_REMINDER: '2',
-      CONCURRENCY_EMAIL_REMINDER: '2',
+      LANES: JSON.stringify({ push: { reminder: { concurrency: 2 } }, sms: { reminder: { concurrency: 2 } }, email: { reminder: { concurrency: 2 } } }),
       PROVIDER_TIMEOUT_MS: '10000',
     },
     simEnv: { SIM_LATENCY_MS: '10', SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },

@@ -18,7 +18,7 @@ let redis: Redis;
 beforeAll(async () => {
   // Batches close on size only (a window no test waits out): five first steps per job.
   platform = await startTestPlatform({
-    env: { STEP_BATCH_MAX: '5', STEP_BATCH_WINDOW_MS: '60000', STEP_BATCH_LATER_WINDOW_MS: '60000' },
+    env: { INTAKE_BATCH_MAX: '5', CASCADE_BATCH_MAX: '5', INTAKE_BATCH_WINDOW_MS: '60000', CASCADE_BATCH_WINDOW_MS: '60000' },
     simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
   });
   redis = createRedis(platform.redis.url, 'producer');
@@ -74,7 +74,7 @@ it('later steps: ten cascades to one lane go to their next channel as two batch 
     expect(views.map((v) => [v.status, v.deliveredChannel, v.attempts.map((a) => `${a.channel}:${a.outcome}`).join(',')])).toEqual(
       ids.map(() => ['delivered', 'sms', 'push:permanent,sms:delivered']),
     );
-    // STEP_BATCH_MAX 5 and a window no test waits out: the ten next steps are two batch jobs.
+    // CASCADE_BATCH_MAX 5 and a window no test waits out: the ten next steps are two batch jobs.
     expect(await jobsAdded('sms-urgent', since)).toEqual(['steps', 'steps']);
     expect(await Promise.all(ids.map(deliveriesOf))).toEqual(ids.map(() => 1));
   } finally {

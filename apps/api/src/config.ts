@@ -5,7 +5,7 @@ import {
   booleanEnv,
   historyEnvShape,
   httpServerLimitsEnvShape,
-  parseEnv,
+  parseRenamedEnv,
   providersEnvShape,
   sharedEnvShape,
   toHistoryConfig,
@@ -13,51 +13,27 @@ import {
   toProviderKinds,
   toProviderRoutes,
   toRedisTarget,
+  type EnvRenames,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
+import { apiKeysEnv, keyRuleIssues, type KeyEntry } from './key-rules';
 import { parseProviderEventSecrets } from './routes/provider-events';
 import { loadTrackingConfig } from './tracking';
 
-/** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
-export const PRODUCTION_KEY_LENGTH = 32;
+export { PRODUCTION_KEY_LENGTH, PRODUCTION_KEY_VARIETY } from './key-rules';
 
-interface KeyEntry {
-  key: string;
-  tenant: string;
-}
+/** The api's former names: read for one release with a warning naming the new one. */
+export const API_RENAMES: EnvRenames = {
+  renamed: {
+    STEP_BATCH_MAX: 'INTAKE_BATCH_MAX',
+    STEP_BATCH_WINDOW_MS: 'INTAKE_BATCH_WINDOW_MS',
+    SUPPRESSION_TTL_SECONDS: 'PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS',
+    BODY_LIMIT: 'API_BODY_LIMIT',
+  },
+  replaced: {},
+};
 
-/**
- * `API_KEYS=key1:tenant-a,key2:tenant-b`: each key belongs to one tenant. Messages name a pair by
- * its position, never by any part of its key.
- */
-const apiKeys = z
-  .string()
-  .min(1, 'must list at least one key:tenant pair')
-  .transform((text, ctx) => {
-    const result: KeyEntry[] = [];
-    const seen = new Map<string, number>();
-    text
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean)
-      .forEach((pair, index) => {
-        const position = index + 1;
-        const [key, tenant, ...rest] = pair.split(':');
-        if (!key || !tenant || rest.length > 0 || key.length < 16 || !/^[A-Za-z0-9._-]+$/.test(tenant)) {
-          ctx.addIssue({ code: 'custom', message: `pair ${position} must be <key of 16+ characters>:<tenant>` });
-          return;
-        }
-        const first = seen.get(key);
-        if (first !== undefined) {
-          // One key, two tenants: the lookup would silently pick one. Refused in every mode.
-          ctx.addIssue({ code: 'custom', message: `pairs ${first} and ${position} use the same key (each key belongs to one tenant)` });
-          return;
-        }
-        seen.set(key, position);
-        result.push({ key, tenant });
-      });
-    return result;
-  });
+const port = z.coerce.number().int().min(0).max(65_535);
 
 const bodyLimit = z
   .string()
@@ -67,7 +43,110 @@ const bodyLimit = z
     return Number(digits) * { b: 1, kb: 1024, mb: 1024 * 1024 }[(unit as string).toLowerCase() as 'b' | 'kb' | 'mb'];
   });
 
-/** Every variable the api reads (besides TRACKING_*: ./tracking/config.ts), exported for the docs test. */
+const eventSecrets = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    try {
+      // Each name and secret trimmed, as the tenant keys are.
+      const pairs = raw
+        ?.split(',')
+        .map((pair) => (pair.includes(':') ? `${pair.slice(0, pair.indexOf(':')).trim()}:${pair.slice(pair.indexOf(':') + 1).trim()}` : pair));
+      return parseProviderEventSecrets(pairs?.join(','));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** The variables only the api reads (the docs list them in its own section). */
+export const apiOwnEnvShape = {
+  API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
+    description: 'Interface of the public port (`0.0.0.0` in a container).',
+    mustSet: '`0.0.0.0` (or the interface your load balancer reaches)',
+  }),
+  API_PORT: port.default(DEV_DEFAULTS.apiPort).describe('The public port: `/v1/*`, `/admin/*`, `/healthz`, `/readyz`. No `/metrics` here.'),
+  API_METRICS_HOST: z.string().default(DEV_DEFAULTS.host).meta({
+    description: 'Interface of the metrics listener (`/metrics`, `/healthz`, `/readyz`); loopback unless Prometheus scrapes from elsewhere.',
+    mustSet: 'the interface Prometheus scrapes (loopback by default)',
+  }),
+  API_METRICS_PORT: port.default(DEV_DEFAULTS.apiMetricsPort).describe('Port of the metrics listener (0 picks a free one).'),
+  API_KEYS: apiKeysEnv.optional().meta({
+    description:
+      '`key:tenant` pairs, comma-separated (each trimmed); a key belongs to one tenant and may appear once; an empty list is refused. Keys of 16+ characters; in production required, 32+ characters of 8+ different characters.',
+    defaultText: '`dev-key-change-me-0001:dev` (development only)',
+    mustSet: "the tenants' keys, `key:tenant,...` (32+ random characters each)",
+  }),
+  ADMIN_API_KEY: z.string().trim().min(16, 'must be at least 16 characters').optional().meta({
+    description: 'The key of `/admin/queues` (bull-board); never equal to a tenant key. In production required, 32+ characters of 8+ different characters.',
+    defaultText: '`dev-admin-key-change-me` (development only)',
+    mustSet: "the admin key (32+ random characters, no tenant's key)",
+  }),
+  ADMIN_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(8 * 3600)
+    .describe('Lifetime of a browser sign-in to `/admin` (not renewed by use).'),
+  ADMIN_COOKIE_SECURE: z
+    .enum(['auto', 'always', 'never'])
+    .default('auto')
+    .describe("The admin cookies' `Secure` flag: `auto` (when the request came over https), `always`, `never`."),
+  RECORD_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(86_400, 'must be at least 86400 (the 24 h idempotency window)')
+    .default(7 * 86_400)
+    .describe('Lifetime of a notification record and its idempotency key; at least 86400 (the 24 h window).'),
+  HISTORY_MAX_LIST_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(100)
+    .describe(
+      'The largest `limit` of one page of `GET /v1/notifications` and `GET /v1/recipients/{id}/notifications` (1–1000); a larger one is a 400 naming `limit`.',
+    ),
+  API_BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024).meta({
+    description: 'Largest request body (`512kb`, `2mb`); a larger declared `Content-Length` is answered 413 before the body is read.',
+    defaultText: '`2mb`',
+  }),
+  INTAKE_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).optional().meta({
+    description: "Replicas an intake's writes must reach before the 202 (Redis `WAIT`).",
+    defaultText: '1 on a cluster, 0 on a single Redis',
+  }),
+  INTAKE_WAIT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .describe('How long one intake `WAIT` may block; past it the notification is accepted anyway (counted `short`).'),
+  INTAKE_BATCH_MAX: stepBatchEnv.max.describe(
+    'First steps of one lane (channel, priority class, partition) per BullMQ batch job at most, at batch and single intake; `1` = one `step` job per notification ([docs/benchmarks-pipeline.md](benchmarks-pipeline.md)).',
+  ),
+  INTAKE_BATCH_WINDOW_MS: stepBatchEnv.windowMs.describe(
+    "How long a single POST's first step waits for others of its lane to share its batch job (the 202 follows the add); `0` = added at once, one job each.",
+  ),
+  API_COALESCE_WRITES: booleanEnv(true).describe(
+    "The api's Redis commands of one event-loop turn (a batch's intake scripts, the turn's job adds) leave in one socket write (the socket is corked until the turn's end; bytes, order and replies unchanged). Single-node Redis only; a Cluster is left alone. `false` writes each command at once.",
+  ),
+  PROVIDER_EVENT_SECRETS: eventSecrets.meta({
+    description:
+      "Provider events in (`POST /v1/providers/{provider}/events`, [docs/provider-events.md](provider-events.md)): `name:secret` pairs, comma-separated (secrets of 16+ characters, compared in constant time). A provider not listed answers 404. In production each secret has 32+ characters of 8+ different ones, is its provider's own and is no tenant or admin key.",
+    defaultText: 'none',
+    mustSet: 'one secret per provider that posts events (`name:secret,...`, 32+ random characters each)',
+  }),
+  PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds)
+    .describe("How long a hard bounce or a complaint (provider events) suppresses the recipient's channel; 0 turns it off."),
+};
+
+/** Every variable the api reads (besides TRACKING_*: ./tracking/config.ts), exported for the docs. */
 export const apiEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
@@ -76,86 +155,37 @@ export const apiEnvShape = {
   /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  /** The largest `limit` of one page of GET /v1/notifications (a larger one is a 400 naming `limit`). */
-  HISTORY_MAX_LIST_LIMIT: z.coerce.number().int().min(1).max(1_000).default(100),
-  API_HOST: z.string().default(DEV_DEFAULTS.host),
-  API_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.apiPort),
-  /** Where /metrics is served: its own listener, loopback by default, never the public port. */
-  API_METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
-  API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.apiMetricsPort),
-  /** Unset: the public development key (refused in production). */
-  API_KEYS: apiKeys.optional(),
-  /** Unset: the public development admin key (refused in production). */
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Lifetime of a browser sign-in to /admin (fixed, not renewed by use). */
-  ADMIN_SESSION_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(7 * 86_400)
-    .default(8 * 3600),
-  /** The admin cookies' Secure flag: `auto` sets it when the request came over https (or X-Forwarded-Proto says so). */
-  ADMIN_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
-  /** Record (idempotency key + status) lifetime: the idempotency window, at least 24 h. */
-  RECORD_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(86_400, 'must be at least 86400 (the 24 h idempotency window)')
-    .default(7 * 86_400),
-  BODY_LIMIT: bodyLimit.default(2 * 1024 * 1024),
-  /** Replicas an intake's writes must reach before the 202 (Redis WAIT; docs/partitions.md). Default 1 on a cluster, 0 on a single Redis. */
-  INTAKE_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).optional(),
-  /** How long one intake WAIT may block; past it the notification is accepted anyway (counted `short`). */
-  INTAKE_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(100),
-  /** First steps per batch job at most (docs/benchmarks-pipeline.md, "First-step batches"); 1 = one job per notification. */
-  STEP_BATCH_MAX: stepBatchEnv.max,
-  /** How long a single POST's first step waits for others of its lane to share its batch job; 0 = added at once. */
-  STEP_BATCH_WINDOW_MS: stepBatchEnv.windowMs,
-  /** Join the api's Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
-  API_COALESCE_WRITES: booleanEnv(true),
-  /** Provider events in (docs/provider-events.md): `name:secret` pairs; a provider not listed is a 404. */
-  PROVIDER_EVENT_SECRETS: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      try {
-        return parseProviderEventSecrets(raw);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
-  /** How long a hard bounce or complaint suppresses (recipient, channel); the worker's variable of the same name does it for permanent errors. */
-  SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
+  ...apiOwnEnvShape,
 };
 
-/**
- * Key rules. Every mode: no key twice, the admin key is no tenant's key. Production: both set
- * explicitly (the development defaults are public) and each at least 32 characters.
- */
-const schema = z.object(apiEnvShape).superRefine((c, ctx) => {
-  const production = c.NODE_ENV === 'production';
-  const issue = (path: 'API_KEYS' | 'ADMIN_API_KEY', message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (production && c.API_KEYS === undefined) issue('API_KEYS', 'must be set when NODE_ENV=production (the development key is public)');
-  if (production && c.ADMIN_API_KEY === undefined) issue('ADMIN_API_KEY', 'must be set when NODE_ENV=production (the development admin key is public)');
-  if (production) {
-    (c.API_KEYS ?? []).forEach(({ key }, i) => {
-      if (key.length < PRODUCTION_KEY_LENGTH) issue('API_KEYS', `the key of pair ${i + 1} is shorter than ${PRODUCTION_KEY_LENGTH} characters (production)`);
-    });
-    if (c.ADMIN_API_KEY !== undefined && c.ADMIN_API_KEY.length < PRODUCTION_KEY_LENGTH) {
-      issue('ADMIN_API_KEY', `is shorter than ${PRODUCTION_KEY_LENGTH} characters (production)`);
-    }
-  }
-  const admin = c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey;
-  const clash = (c.API_KEYS ?? []).findIndex(({ key }) => key === admin);
-  if (clash >= 0) issue('ADMIN_API_KEY', `must differ from every tenant key (it equals the key of API_KEYS pair ${clash + 1})`);
-});
+/** A field that failed its own check still reaches the refinement raw: null marks it unreadable. */
+const readable = <T>(value: unknown, ok: (v: unknown) => boolean): T | undefined | null => (value === undefined ? undefined : ok(value) ? (value as T) : null);
+
+const schema = z.object(apiEnvShape).superRefine(
+  (c, ctx) => {
+    const raw = c as Record<string, unknown>;
+    const issues = keyRuleIssues(
+      {
+        production: c.NODE_ENV === 'production',
+        apiKeys: readable<KeyEntry[]>(raw.API_KEYS, Array.isArray),
+        adminKey: readable<string>(raw.ADMIN_API_KEY, (v) => typeof v === 'string' && v.length >= 16),
+        eventSecrets: readable<Map<string, string>>(raw.PROVIDER_EVENT_SECRETS, (v) => v instanceof Map),
+      },
+      DEV_DEFAULTS.adminApiKey,
+    );
+    for (const { path, message } of issues) ctx.addIssue({ code: 'custom', path: [path], message });
+    // Run even when other variables failed: one message names every bad variable.
+  },
+  { when: () => true },
+);
 
 export type ApiConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: Record<string, string | undefined>) {
-  const c = parseEnv('api', schema, env);
+  const { values: c, warnings } = parseRenamedEnv('api', schema, env, API_RENAMES);
   return {
+    /** Former variable names read this time: logged once at start. */
+    warnings,
     env: c.NODE_ENV,
     host: c.API_HOST,
     port: c.API_PORT,
@@ -164,7 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     redisUrl: c.REDIS_URL,
     redis: toRedisTarget(c),
     partitions: c.PARTITIONS,
-    stepBatch: { max: c.STEP_BATCH_MAX, windowMs: c.STEP_BATCH_WINDOW_MS },
+    stepBatch: { max: c.INTAKE_BATCH_MAX, windowMs: c.INTAKE_BATCH_WINDOW_MS },
     coalesceWrites: c.API_COALESCE_WRITES,
     intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
@@ -176,7 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     providerRoutes: toProviderRoutes(c),
     providerKinds: toProviderKinds(c),
     /** Bytes. */
-    bodyLimit: c.BODY_LIMIT,
+    bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),
     history: { ...toHistoryConfig(c), maxListLimit: c.HISTORY_MAX_LIST_LIMIT },
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
@@ -184,6 +214,6 @@ export function loadConfig(env: Record<string, string | undefined>) {
     logLevel: c.LOG_LEVEL,
     tracking: loadTrackingConfig(env),
     webhooks: toWebhookConfig(c),
-    providerEvents: { secrets: c.PROVIDER_EVENT_SECRETS, suppressionTtlSeconds: c.SUPPRESSION_TTL_SECONDS },
+    providerEvents: { secrets: c.PROVIDER_EVENT_SECRETS, suppressionTtlSeconds: c.PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS },
   };
 }

@@ -10,28 +10,38 @@ export const chaosEnvSchema = z.object({
   SIM_CONTROL_URL: z
     .string()
     .regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.simControlPort)}`)
-    .default(devOrigin(DEV_DEFAULTS.simControlPort)),
+    .default(devOrigin(DEV_DEFAULTS.simControlPort))
+    .describe("The simulators' control plane."),
   /** The simulated tracking stores (apps/simulators: TRACKING_STORES_PORT), as the api names them. */
   TRACKING_STORES_BASE_URL: z
     .string()
     .regex(/^https?:\/\/[^/\s]+\/?$/, `must be an origin like ${devOrigin(DEV_DEFAULTS.trackingStoresPort)}`)
-    .default(devOrigin(DEV_DEFAULTS.trackingStoresPort)),
+    .default(devOrigin(DEV_DEFAULTS.trackingStoresPort))
+    .describe('The simulated tracking stores.'),
   /** The platform's own Redis: breaker states, registered processes, CLIENT PAUSE. */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
-    .default(DEV_DEFAULTS.redisUrl),
+    .default(DEV_DEFAULTS.redisUrl)
+    .describe("The platform's Redis (breakers, registered processes, `CLIENT PAUSE`)."),
   /** The platform's providers file: `kill-provider` finds a simulator provider's control API there (its `controlUrl`). */
-  PROVIDERS_FILE: z.string().min(1).optional(),
+  PROVIDERS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The platform's providers file: `kill-provider <name>` finds a simulated provider's control API there (its `controlUrl`), and `status` shows a breaker per provider.",
+    ),
   /** The platform's Redis Cluster (`host:port,...`), when it runs on one: used instead of REDIS_URL. */
   REDIS_CLUSTER_NODES: z
     .string()
     .regex(/^\s*[^\s:,]+:\d{1,5}\s*(,\s*[^\s:,]+:\d{1,5}\s*)*$/, 'must be host:port,host:port,...')
-    .optional(),
+    .optional()
+    .describe("The platform's Redis Cluster (`host:port,...`), when it runs on one: used instead of `REDIS_URL`; `redis-pause` pauses every master."),
   /** One HTTP call to the control API may take this long. */
-  CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  CHAOS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000).describe('One call to the control plane may take this long.'),
   /** Connecting to Redis may take this long. */
-  CHAOS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  CHAOS_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000).describe('Connecting to Redis may take this long.'),
 });
 
 export interface ChaosConfig {

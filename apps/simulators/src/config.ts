@@ -14,22 +14,24 @@ const rates = z.string().transform((text, ctx) => {
   return parts as [number, number, number];
 });
 
-/** Every variable the simulators read (besides TRACKING_STORES_*: ./tracking/config.ts), for the docs test. */
-export const simulatorsEnvShape = {
-  ...httpServerLimitsEnvShape,
-  SIM_HOST: z.string().default(DEV_DEFAULTS.host),
-  SIM_CONTROL_PORT: port.default(DEV_DEFAULTS.simControlPort),
-  SIM_PUSH_PORT: port.default(DEV_DEFAULTS.providerPorts.push),
-  SIM_SMS_PORT: port.default(DEV_DEFAULTS.providerPorts.sms),
-  SIM_EMAIL_PORT: port.default(DEV_DEFAULTS.providerPorts.email),
-  SIM_SEED: z.coerce.number().int().default(20260730),
-  SIM_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(20),
+/** The variables only the simulators read (besides TRACKING_STORES_*: ./tracking/config.ts). */
+export const simulatorsOwnEnvShape = {
+  SIM_HOST: z.string().default(DEV_DEFAULTS.host).describe('Interface of the simulated providers and their control plane.'),
+  SIM_CONTROL_PORT: port.default(DEV_DEFAULTS.simControlPort).describe('Control plane: channel faults, the ledger, `/metrics`.'),
+  SIM_PUSH_PORT: port.default(DEV_DEFAULTS.providerPorts.push).describe('The simulated push provider.'),
+  SIM_SMS_PORT: port.default(DEV_DEFAULTS.providerPorts.sms).describe('The simulated SMS provider.'),
+  SIM_EMAIL_PORT: port.default(DEV_DEFAULTS.providerPorts.email).describe('The simulated e-mail provider.'),
+  SIM_SEED: z.coerce.number().int().default(20260730).describe("Seed of the providers' random outcomes."),
+  SIM_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(20).describe('Latency of every simulated call.'),
   /** BI5: transient error per channel (push, sms, email). */
-  SIM_TRANSIENT_RATES: rates.default([0.05, 0.02, 0.01]),
+  SIM_TRANSIENT_RATES: rates.default([0.05, 0.02, 0.01]).describe('Transient error rate per channel, push,sms,email (BI5).'),
   /** BI6: permanent error per channel, a property of the address. */
-  SIM_PERMANENT_RATES: rates.default([0.06, 0.02, 0.01]),
+  SIM_PERMANENT_RATES: rates.default([0.06, 0.02, 0.01]).describe('Permanent error rate per channel, a property of the address (BI6).'),
   LOG_LEVEL: logLevelEnv,
 };
+
+/** Every variable the simulators read (besides TRACKING_STORES_*), for the docs. */
+export const simulatorsEnvShape = { ...httpServerLimitsEnvShape, ...simulatorsOwnEnvShape };
 const schema = z.object(simulatorsEnvShape);
 
 export interface SimulatorsConfig {

@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { CHANNELS, assignedPartitions, parsePartitionList, type Channel, type Priority } from '@notify/core';
+import { CHANNELS, PRIORITIES, assignedPartitions, parsePartitionList, type Channel } from '@notify/core';
 import {
   DEFAULT_ARCHIVER_CONFIG,
-  DEFAULT_BULKHEADS,
-  DEFAULT_CASCADE_CONFIG,
   DEFAULT_RECEIPT_INDEX_TTL_SECONDS,
   DEFAULT_WORKER_LOCKS,
   breakerEnvShape,
+  cascadeEnvShape,
+  lanesEnv,
   stepBatchEnv,
   toBreakerConfig,
-  type BulkheadConfig,
-  type CascadeConfig,
+  toCascadeConfig,
   type WorkerLockConfig,
 } from '@notify/pipeline';
 import {
@@ -19,13 +18,14 @@ import {
   devOrigin,
   historyEnvShape,
   httpServerLimitsEnvShape,
-  parseEnv,
+  parseRenamedEnv,
   providersEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
   toProvidersConfig,
   toRedisTarget,
+  type EnvRenames,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
@@ -53,81 +53,113 @@ const roles = z
     return [...new Set(list)] as Channel[];
   });
 
-/** A lane's concurrency and rate variables, defaulting to the lane's sizing (BI4/BI5 derived). */
-const concurrency = (channel: Channel, priority: Priority) =>
-  z.coerce.number().int().min(1).max(1_000).default(DEFAULT_BULKHEADS[channel][priority].concurrency);
-const rate = (channel: Channel, priority: Priority) => z.coerce.number().int().min(0).max(100_000).default(DEFAULT_BULKHEADS[channel][priority].ratePerSecond);
+/** The twelve former lane variables, each with the LANES field that replaces it. */
+const LANE_VARIABLES: [string, string][] = CHANNELS.flatMap((ch) =>
+  PRIORITIES.flatMap((p): [string, string][] => [
+    [`CONCURRENCY_${ch}_${p}`.toUpperCase(), `LANES={"${ch}":{"${p}":{"concurrency":…}}}`],
+    [`RATE_${ch}_${p}`.toUpperCase(), `LANES={"${ch}":{"${p}":{"ratePerSecond":…}}}`],
+  ]),
+);
 
-/** Written out (not generated) so each variable keeps its own type: no Record<string, number> cast. */
-const laneShape = {
-  CONCURRENCY_PUSH_URGENT: concurrency('push', 'urgent'),
-  CONCURRENCY_PUSH_REMINDER: concurrency('push', 'reminder'),
-  CONCURRENCY_SMS_URGENT: concurrency('sms', 'urgent'),
-  CONCURRENCY_SMS_REMINDER: concurrency('sms', 'reminder'),
-  CONCURRENCY_EMAIL_URGENT: concurrency('email', 'urgent'),
-  CONCURRENCY_EMAIL_REMINDER: concurrency('email', 'reminder'),
-  RATE_PUSH_URGENT: rate('push', 'urgent'),
-  RATE_PUSH_REMINDER: rate('push', 'reminder'),
-  RATE_SMS_URGENT: rate('sms', 'urgent'),
-  RATE_SMS_REMINDER: rate('sms', 'reminder'),
-  RATE_EMAIL_URGENT: rate('email', 'urgent'),
-  RATE_EMAIL_REMINDER: rate('email', 'reminder'),
+/** The worker's former names: read for one release with a warning naming the new one, or refused naming what replaces them. */
+export const WORKER_RENAMES: EnvRenames = {
+  renamed: {
+    STEP_BATCH_MAX: 'CASCADE_BATCH_MAX',
+    STEP_BATCH_LATER_WINDOW_MS: 'CASCADE_BATCH_WINDOW_MS',
+    SUPPRESSION_TTL_SECONDS: 'CASCADE_SUPPRESSION_TTL_SECONDS',
+    METRICS_HOST: 'WORKER_METRICS_HOST',
+    METRICS_PORT: 'WORKER_METRICS_PORT',
+    ARCHIVE_BATCH_SIZE: 'ARCHIVER_BATCH_SIZE',
+    ARCHIVE_INTERVAL_MS: 'ARCHIVER_INTERVAL_MS',
+    ARCHIVE_CONCURRENCY: 'ARCHIVER_CONCURRENCY',
+  },
+  replaced: Object.fromEntries(LANE_VARIABLES.map(([name, field]) => [name, `every lane is set in LANES: here ${field}`])),
 };
 
-/** Every variable the worker reads, exported for the configuration docs test. */
+/** The variables only the worker reads (the docs list them in its own section). */
+export const workerOwnEnvShape = {
+  WORKER_ROLES: roles.meta({ description: 'Which channel bulkheads this process runs: `all`, or a list such as `push` or `sms,email`.', defaultText: '`all`' }),
+  WORKER_PARTITIONS: z
+    .string()
+    .default('all')
+    .describe(
+      'Which partitions this process consumes: `all` or a list of numbers and ranges (`0-7`, `0-3,8`). Or `WORKER_PARTITION_INDEX`/`WORKER_PARTITION_COUNT`.',
+    ),
+  WORKER_PARTITION_INDEX: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('With `WORKER_PARTITION_COUNT`: this process is number INDEX (0-based) of COUNT and takes its share of the partitions.'),
+  WORKER_PARTITION_COUNT: z.coerce.number().int().min(1).optional().describe('See `WORKER_PARTITION_INDEX`.'),
+  LANES: lanesEnv,
+  UNKNOWN_OUTCOME_PUSH: providersEnvShape.UNKNOWN_OUTCOME_PUSH,
+  UNKNOWN_OUTCOME_SMS: providersEnvShape.UNKNOWN_OUTCOME_SMS,
+  UNKNOWN_OUTCOME_EMAIL: providersEnvShape.UNKNOWN_OUTCOME_EMAIL,
+  PROVIDER_PUSH_URL: url(DEV_DEFAULTS.providerPorts.push).describe('Origin of the push simulator (the push provider when `PROVIDERS_FILE` names none).'),
+  PROVIDER_SMS_URL: url(DEV_DEFAULTS.providerPorts.sms).describe('Origin of the SMS simulator (likewise).'),
+  PROVIDER_EMAIL_URL: url(DEV_DEFAULTS.providerPorts.email).describe('Origin of the e-mail simulator (likewise).'),
+  PROVIDER_TIMEOUT_MS: ms(2_000, 60_000).describe(
+    'A simulator call without an answer by then is an unknown outcome (reconciled, not retried elsewhere); the providers of `PROVIDERS_FILE` have their own `timeoutMs`.',
+  ),
+  ...cascadeEnvShape,
+  CASCADE_BATCH_MAX: stepBatchEnv.max.describe("A cascade's later steps of one lane per BullMQ batch job at most; `1` = one `step` job per step."),
+  CASCADE_BATCH_WINDOW_MS: stepBatchEnv.laterWindowMs.describe(
+    "How long a cascade's next step waits for others of its lane and delay to share one (delayed) batch job, instead of one BullMQ job each; a step then starts at most this long after its own delay. `0` = one job per step.",
+  ),
+  RECEIPT_INDEX_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(DEFAULT_RECEIPT_INDEX_TTL_SECONDS)
+    .describe(
+      "How long a provider's message id finds its notification for receipts, bounces and complaints (the receipt index, [docs/provider-events.md](provider-events.md)); at least 60.",
+    ),
+  WORKER_LOCK_DURATION_MS: ms(DEFAULT_WORKER_LOCKS.lockDurationMs, 600_000).describe('BullMQ job lock; a worker that dies loses its jobs to another after it.'),
+  WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000).describe('How often BullMQ looks for stalled jobs.'),
+  WORKER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).default(DEFAULT_WORKER_LOCKS.maxStalledCount).describe('Stalls a job may survive.'),
+  WORKER_COALESCE_WRITES: booleanEnv(true).describe(
+    "The worker's Redis commands of one event-loop turn leave in one socket write (the socket is corked until the turn's end; bytes, order and replies unchanged). Single-node Redis only; a Cluster is left alone. `false` writes each command at once.",
+  ),
+  WORKER_METRICS_HOST: z.string().default(DEV_DEFAULTS.host).meta({
+    description: "Interface of the worker's listener (`/metrics`, `/healthz`, `/readyz`).",
+    mustSet: 'the interface Prometheus scrapes (loopback by default)',
+  }),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.workerMetricsPort).describe('Its port (0 picks a free one).'),
+  PROCESS_HEARTBEAT_MS: ms(2_000, 60_000).describe("Refresh of this process's registration (the chaos CLI finds workers there)."),
+  INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000).describe('The intake sweeper re-adds first steps accepted but never started (0 = off).'),
+  INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000).describe('Only notifications accepted longer ago than this are swept.'),
+  ARCHIVER_ENABLED: booleanEnv(true).describe(
+    'With `HISTORY_ENABLED`: this worker runs an archiver, moving terminal notifications from Redis to PostgreSQL and leaving a compact idempotency entry (`true`/`false`/`1`/`0`). Several workers share the archive queue (claims with a lease).',
+  ),
+  ARCHIVER_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5_000)
+    .default(DEFAULT_ARCHIVER_CONFIG.batchSize)
+    .describe('Notifications per archive batch: one pipelined read, one PostgreSQL transaction, one compact script call (1–5000).'),
+  ARCHIVER_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000).describe(
+    'Pause between archive passes once the queue is drained; while PostgreSQL fails the pause doubles, up to 30 intervals and at most 30 s (`notify_history_archive_failures_total`, `notify_history_backlog`).',
+  ),
+  ARCHIVER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(DEFAULT_ARCHIVER_CONFIG.concurrency)
+    .describe("Archive batches in flight at once per archiver: the next batch's Redis claim overlaps the previous batch's PostgreSQL COPY."),
+};
+
+/** Every variable the worker reads, exported for the configuration docs. */
 export const workerEnvShape = {
   ...sharedEnvShape,
   ...breakerEnvShape,
   ...httpServerLimitsEnvShape,
   ...historyEnvShape,
-  ...providersEnvShape,
+  PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  ...laneShape,
-  /** Which channel bulkheads run in this process: 'all' (default) or e.g. 'push' or 'sms,email'. */
-  WORKER_ROLES: roles,
-  /**
-   * Which partitions this process consumes (docs/partitions.md): 'all' (default) or a list of
-   * numbers and ranges ('0-7', '0-3,8'). Or WORKER_PARTITION_INDEX/WORKER_PARTITION_COUNT.
-   */
-  WORKER_PARTITIONS: z.string().default('all'),
-  /** With WORKER_PARTITION_COUNT: this process is number INDEX (0-based) of COUNT, and takes its share of the partitions. */
-  WORKER_PARTITION_INDEX: z.coerce.number().int().min(0).optional(),
-  WORKER_PARTITION_COUNT: z.coerce.number().int().min(1).optional(),
-  PROVIDER_PUSH_URL: url(DEV_DEFAULTS.providerPorts.push),
-  PROVIDER_SMS_URL: url(DEV_DEFAULTS.providerPorts.sms),
-  PROVIDER_EMAIL_URL: url(DEV_DEFAULTS.providerPorts.email),
-  PROVIDER_TIMEOUT_MS: ms(2_000, 60_000),
-  CASCADE_TRANSIENT_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.transientDelayMs),
-  CASCADE_PERMANENT_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.permanentDelayMs),
-  CASCADE_RECONCILE_DELAY_MS: ms(DEFAULT_CASCADE_CONFIG.reconcileDelayMs),
-  CASCADE_UNAVAILABLE_RETRY_MS: ms(DEFAULT_CASCADE_CONFIG.unavailableRetryMs),
-  CASCADE_MAX_AGE_MS: ms(DEFAULT_CASCADE_CONFIG.maxAgeMs, 7 * 86_400_000),
-  /** Later steps per batch job at most, and how long a cascade's next step waits for others of its lane and delay (0 = one job per step). */
-  STEP_BATCH_MAX: stepBatchEnv.max,
-  STEP_BATCH_LATER_WINDOW_MS: stepBatchEnv.laterWindowMs,
-  SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
-  /** How long a provider message id finds its notification for receipts and bounces (docs/provider-events.md). */
-  RECEIPT_INDEX_TTL_SECONDS: z.coerce.number().int().min(60).default(DEFAULT_RECEIPT_INDEX_TTL_SECONDS),
-  SMS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(10).default(DEFAULT_CASCADE_CONFIG.smsMaxSegments),
-  WORKER_LOCK_DURATION_MS: ms(DEFAULT_WORKER_LOCKS.lockDurationMs, 600_000),
-  WORKER_STALLED_INTERVAL_MS: ms(DEFAULT_WORKER_LOCKS.stalledIntervalMs, 600_000),
-  WORKER_MAX_STALLED_COUNT: z.coerce.number().int().min(1).default(DEFAULT_WORKER_LOCKS.maxStalledCount),
-  /** Join the Redis socket writes of one event-loop turn (packages/pipeline/src/write-coalescer.ts); single-node Redis only. */
-  WORKER_COALESCE_WRITES: booleanEnv(true),
-  METRICS_HOST: z.string().default(DEV_DEFAULTS.host),
-  /** Where this worker serves /metrics, /healthz, /readyz; 0 picks a free port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(DEV_DEFAULTS.workerMetricsPort),
-  /** How often this process refreshes its registration (the chaos CLI finds workers there); it expires after 3 missed beats. */
-  PROCESS_HEARTBEAT_MS: ms(2_000, 60_000),
-  /** Intake sweeper: re-adds first steps of notifications accepted but never started (0 = off). */
-  INTAKE_SWEEP_INTERVAL_MS: ms(30_000, 3_600_000),
-  INTAKE_SWEEP_MIN_AGE_MS: ms(60_000, 86_400_000),
-  /** With history on: this worker runs an archiver (several workers share the archive queue). */
-  ARCHIVER_ENABLED: booleanEnv(true),
-  ARCHIVE_BATCH_SIZE: z.coerce.number().int().min(1).max(5_000).default(DEFAULT_ARCHIVER_CONFIG.batchSize),
-  ARCHIVE_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000),
-  /** Archive batches in flight at once per archiver (a Redis claim overlaps the previous batch's PostgreSQL write). */
-  ARCHIVE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(DEFAULT_ARCHIVER_CONFIG.concurrency),
+  ...workerOwnEnvShape,
 };
 const schema = z.object(workerEnvShape);
 
@@ -148,38 +180,18 @@ function workerPartitions(c: z.infer<typeof schema>): number[] {
 }
 
 export function loadConfig(env: Record<string, string | undefined>) {
-  const c = parseEnv('worker', schema, env);
-  const bulkheads: BulkheadConfig = {
-    push: {
-      urgent: { concurrency: c.CONCURRENCY_PUSH_URGENT, ratePerSecond: c.RATE_PUSH_URGENT },
-      reminder: { concurrency: c.CONCURRENCY_PUSH_REMINDER, ratePerSecond: c.RATE_PUSH_REMINDER },
-    },
-    sms: {
-      urgent: { concurrency: c.CONCURRENCY_SMS_URGENT, ratePerSecond: c.RATE_SMS_URGENT },
-      reminder: { concurrency: c.CONCURRENCY_SMS_REMINDER, ratePerSecond: c.RATE_SMS_REMINDER },
-    },
-    email: {
-      urgent: { concurrency: c.CONCURRENCY_EMAIL_URGENT, ratePerSecond: c.RATE_EMAIL_URGENT },
-      reminder: { concurrency: c.CONCURRENCY_EMAIL_REMINDER, ratePerSecond: c.RATE_EMAIL_REMINDER },
-    },
-  };
+  const { values: c, warnings } = parseRenamedEnv('worker', schema, env, WORKER_RENAMES);
+  const bulkheads = c.LANES;
   const simulatorSockets = (channel: Channel) => Math.min(1_000, bulkheads[channel].urgent.concurrency + bulkheads[channel].reminder.concurrency);
-  const cascade: CascadeConfig = {
-    budget: c.CASCADE_BUDGET,
-    transientDelayMs: c.CASCADE_TRANSIENT_DELAY_MS,
-    permanentDelayMs: c.CASCADE_PERMANENT_DELAY_MS,
-    reconcileDelayMs: c.CASCADE_RECONCILE_DELAY_MS,
-    unavailableRetryMs: c.CASCADE_UNAVAILABLE_RETRY_MS,
-    maxAgeMs: c.CASCADE_MAX_AGE_MS,
-    suppressionTtlSeconds: c.SUPPRESSION_TTL_SECONDS,
-    smsMaxSegments: c.SMS_MAX_SEGMENTS,
-  };
+  const cascade = toCascadeConfig(c);
   const locks: WorkerLockConfig = {
     lockDurationMs: c.WORKER_LOCK_DURATION_MS,
     stalledIntervalMs: c.WORKER_STALLED_INTERVAL_MS,
     maxStalledCount: c.WORKER_MAX_STALLED_COUNT,
   };
   return {
+    /** Former variable names read this time: logged once at start. */
+    warnings,
     env: c.NODE_ENV,
     redisUrl: c.REDIS_URL,
     redis: toRedisTarget(c),
@@ -198,7 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     cascade,
     locks,
     coalesceWrites: c.WORKER_COALESCE_WRITES,
-    laterStepBatch: { max: c.STEP_BATCH_MAX, windowMs: c.STEP_BATCH_LATER_WINDOW_MS },
+    laterStepBatch: { max: c.CASCADE_BATCH_MAX, windowMs: c.CASCADE_BATCH_WINDOW_MS },
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
@@ -209,16 +221,16 @@ export function loadConfig(env: Record<string, string | undefined>) {
       enabled: c.ARCHIVER_ENABLED,
       config: {
         ...DEFAULT_ARCHIVER_CONFIG,
-        batchSize: c.ARCHIVE_BATCH_SIZE,
-        intervalMs: c.ARCHIVE_INTERVAL_MS,
-        concurrency: c.ARCHIVE_CONCURRENCY,
+        batchSize: c.ARCHIVER_BATCH_SIZE,
+        intervalMs: c.ARCHIVER_INTERVAL_MS,
+        concurrency: c.ARCHIVER_CONCURRENCY,
         idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
         // While PostgreSQL fails the pause doubles up to 30 intervals (30 s by default).
-        maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVE_INTERVAL_MS)),
+        maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVER_INTERVAL_MS)),
       },
     },
-    metricsHost: c.METRICS_HOST,
-    metricsPort: c.METRICS_PORT,
+    metricsHost: c.WORKER_METRICS_HOST,
+    metricsPort: c.WORKER_METRICS_PORT,
     http: toHttpServerLimits(c),
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,

@@ -1,4 +1,5 @@
-import type { Channel, Priority } from '@notify/core';
+import { z } from 'zod';
+import { CHANNELS, PRIORITIES, type Channel, type Priority } from '@notify/core';
 
 export interface LaneConfig {
   /** Jobs this lane runs at once in this process. */
@@ -37,3 +38,44 @@ export const DEFAULT_WORKER_LOCKS: WorkerLockConfig = {
   stalledIntervalMs: 30_000,
   maxStalledCount: 1_000,
 };
+
+const count = (min: number, max: number, what: string) =>
+  z
+    .number({ error: `expected ${what}` })
+    .int(`expected ${what}`)
+    .min(min, `expected ${what}`)
+    .max(max, `expected at most ${max}`);
+
+const laneOverride = z.strictObject({ concurrency: count(1, 1_000, 'a positive integer'), ratePerSecond: count(0, 100_000, 'an integer >= 0') }).partial();
+const channelOverride = z.strictObject(Object.fromEntries(PRIORITIES.map((p) => [p, laneOverride.optional()])));
+const lanesOverride = z.strictObject(Object.fromEntries(CHANNELS.map((c) => [c, channelOverride.optional()])));
+
+/** The default concurrencies as the docs print them: `push 48/24, sms 22/11, email 18/9`. */
+const lanesText = CHANNELS.map((c) => `${c} ${PRIORITIES.map((p) => DEFAULT_BULKHEADS[c][p].concurrency).join('/')}`).join(', ');
+
+/**
+ * LANES: every lane's bulkhead in one JSON value, e.g.
+ * `{"push":{"urgent":{"concurrency":64}},"sms":{"reminder":{"ratePerSecond":100}}}`; a lane or a
+ * field it does not name keeps its default. Issues name the field: `LANES.push.urgent.concurrency`.
+ */
+export const lanesEnv = z
+  .preprocess((text, ctx) => {
+    if (text === undefined || (typeof text === 'string' && text.trim() === '')) return {};
+    if (typeof text !== 'string') return text;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"push":{"urgent":{"concurrency":64}}}' });
+      return z.NEVER;
+    }
+  }, lanesOverride)
+  .transform((given): BulkheadConfig => {
+    const lanes = given as Partial<Record<Channel, Partial<Record<Priority, Partial<LaneConfig>>>>>;
+    const merged = (c: Channel) =>
+      Object.fromEntries(PRIORITIES.map((p) => [p, { ...DEFAULT_BULKHEADS[c][p], ...lanes[c]?.[p] }])) as Record<Priority, LaneConfig>;
+    return Object.fromEntries(CHANNELS.map((c) => [c, merged(c)])) as BulkheadConfig;
+  })
+  .meta({
+    description: `Every lane's bulkhead as one JSON object: channel (\`push\`, \`sms\`, \`email\`) → priority class (\`urgent\`, \`reminder\`) → \`concurrency\` (calls at once in this process, 1–1000) and \`ratePerSecond\` (jobs started per second across every process, BullMQ's limiter; 0 = unlimited), e.g. \`{"push":{"urgent":{"concurrency":64}},"sms":{"reminder":{"ratePerSecond":100}}}\`. A lane or field it does not name keeps its default: concurrency urgent/reminder ${lanesText} (sized from the peak call rates), rate 0.`,
+    defaultText: 'the sizing in its description',
+  });

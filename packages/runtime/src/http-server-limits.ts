@@ -30,10 +30,20 @@ const ms = (fallback: number, max: number) => z.coerce.number().int().min(1).max
 
 /** The same four variables on every server (api, worker metrics, simulators); each app composes them. */
 export const httpServerLimitsEnvShape = {
-  HTTP_HEADERS_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.headersTimeoutMs, 120_000),
-  HTTP_REQUEST_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs, 600_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs, 120_000),
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_HTTP_SERVER_LIMITS.maxConnections),
+  HTTP_HEADERS_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.headersTimeoutMs, 120_000).describe(
+    "Time to receive a request's headers; past it the connection gets a 408 `REQUEST_TIMEOUT` and is closed.",
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.requestTimeoutMs, 600_000).describe(
+    'Time to receive a whole request, body included (not the time to answer). Must not be below the headers timeout.',
+  ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: ms(DEFAULT_HTTP_SERVER_LIMITS.keepAliveTimeoutMs, 120_000).describe('An idle keep-alive connection is closed after this.'),
+  HTTP_MAX_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(DEFAULT_HTTP_SERVER_LIMITS.maxConnections)
+    .describe('Connections beyond this many are dropped at accept.'),
 };
 
 type LimitsEnv = { [K in keyof typeof httpServerLimitsEnvShape]: z.infer<(typeof httpServerLimitsEnvShape)[K]> };

@@ -8,3 +8,4 @@ export * from './redis-connection';
 export * from './service-lifecycle';
 export * from './process-registry';
 export * from './providers-env';
+export * from './env-renames';

@@ -3,21 +3,24 @@ import { CHANNELS, type Channel } from '@notify/core';
 import { loadProviderKinds, loadProviderRoutes, loadProvidersFile, resolveProviders, type ProviderConfig, type ProviderKind } from '@notify/providers';
 
 const unknownOutcomePolicy = z.enum(['settle', 'resend']).default('settle');
+const unknownOutcome = (description: string) => unknownOutcomePolicy.describe(description);
 
 /**
  * The providers' variables, shared by the api (reads the routes: which providers serve each
  * channel, for the breakers) and the worker (builds every adapter).
  */
 export const providersEnvShape = {
-  /** Each channel's providers in the order they are tried (YAML or JSON; README "Connecting real providers"). Unset: the simulators. */
-  PROVIDERS_FILE: z.string().min(1).optional(),
-  /**
-   * What an unknown outcome (a timeout after the request left) becomes on a provider that takes
-   * no idempotency key: `settle` ends it `unconfirmed` (never sent twice), `resend` re-sends (at least once).
-   */
-  UNKNOWN_OUTCOME_PUSH: unknownOutcomePolicy,
-  UNKNOWN_OUTCOME_SMS: unknownOutcomePolicy,
-  UNKNOWN_OUTCOME_EMAIL: unknownOutcomePolicy,
+  PROVIDERS_FILE: z.string().min(1).optional().meta({
+    description:
+      "A YAML or JSON file listing each channel's providers in the order they are tried (SMTP, Web Push, FCM, SMPP, HTTP SMS, simulators); `${NAME}` in a value is read from the environment, so secrets stay out of the file. A channel it does not name keeps its simulator. The api reads only the names (the breakers are per provider); workers build the adapters. See [providers](../packages/providers/README.md).",
+    defaultText: 'none (the simulators)',
+    mustSet: 'your providers (unset: every channel goes to the simulators)',
+  }),
+  UNKNOWN_OUTCOME_PUSH: unknownOutcome(
+    'An unknown outcome (a timeout after the request left) on a push provider that takes no idempotency key (Web Push, FCM): `settle` ends the notification `unconfirmed` (never sent twice), `resend` re-sends on the same provider (at least once). Providers that honour a key (the simulators) always reconcile.',
+  ),
+  UNKNOWN_OUTCOME_SMS: unknownOutcome('The same for SMS providers (SMPP, HTTP SMS).'),
+  UNKNOWN_OUTCOME_EMAIL: unknownOutcome('The same for e-mail providers (SMTP).'),
 };
 
 export interface ProvidersEnv {

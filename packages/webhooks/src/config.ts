@@ -26,29 +26,31 @@ const allowedHosts = z
  * with the retry options) and the worker (delivery): one shape, spread into both config modules.
  */
 export const webhookEnvShape = {
-  /** Hosts exempt from the SSRF guard (comma-separated names or IPs, as written in the URL). */
-  WEBHOOK_ALLOWED_HOSTS: allowedHosts,
-  /** Endpoints one tenant may register. */
-  WEBHOOK_MAX_ENDPOINTS: int(20, 1, 1_000),
-  /** Webhook deliveries running at once in one worker process (the webhooks bulkhead). */
-  WEBHOOK_CONCURRENCY: int(20, 1, 1_000),
-  /** Deliveries in flight to one endpoint at once, across every worker. */
-  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(4, 1, 100),
-  /** An endpoint failing every delivery for this many days is disabled. */
-  WEBHOOK_DISABLE_AFTER_DAYS: int(5, 1, 90),
-  WEBHOOK_CONNECT_TIMEOUT_MS: int(2_000, 100, 30_000),
-  /** The whole call (connect, send, answer headers, the capped body). */
-  WEBHOOK_TIMEOUT_MS: int(8_000, 100, 60_000),
-  /** Delivery attempts per event (first call included). */
-  WEBHOOK_MAX_ATTEMPTS: int(20, 1, 100),
-  /** First retry delay; doubled each time up to WEBHOOK_RETRY_MAX_DELAY_MS, +-20% jitter. */
-  WEBHOOK_RETRY_BASE_MS: int(5_000, 1, 3_600_000),
-  WEBHOOK_RETRY_MAX_DELAY_MS: int(4 * 3_600_000, 1, 86_400_000),
-  /**
-   * How long the step hook keeps a tenant's endpoint list (listening-cache.ts; 0 = not kept, read
-   * per event). Changes reach it at once by pub/sub: this only bounds a missed invalidation.
-   */
-  WEBHOOK_ENDPOINT_CACHE_MS: int(5_000, 0, 300_000),
+  WEBHOOK_ALLOWED_HOSTS: allowedHosts.meta({
+    description:
+      "Webhook endpoint hosts exempt from the SSRF guard: comma-separated host names or IP literals, matched against the URL's host as written (a name that resolves to an allowed IP is not allowed by it). The tests allow `127.0.0.1`. See [docs/webhooks.md](webhooks.md).",
+    defaultText: 'none',
+  }),
+  WEBHOOK_MAX_ENDPOINTS: int(20, 1, 1_000).describe('Webhook endpoints one tenant may register (one more is a 400 naming `url`).'),
+  WEBHOOK_CONCURRENCY: int(20, 1, 1_000).describe(
+    "Webhook deliveries running at once in one worker process: the webhooks' own bulkhead, apart from the channel lanes.",
+  ),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(4, 1, 100).describe(
+    'Deliveries in flight to one endpoint at once, across every worker (a Redis semaphore with leases).',
+  ),
+  WEBHOOK_DISABLE_AFTER_DAYS: int(5, 1, 90).describe(
+    'An endpoint whose every delivery failed for this many days is disabled (`endpoint.disabled` event; `GET /v1/webhooks/{id}` shows `disabled`).',
+  ),
+  WEBHOOK_CONNECT_TIMEOUT_MS: int(2_000, 100, 30_000).describe('Connect timeout of a webhook call.'),
+  WEBHOOK_TIMEOUT_MS: int(8_000, 100, 60_000).describe('Whole-call timeout of a webhook call (answer headers and the capped body read).'),
+  WEBHOOK_MAX_ATTEMPTS: int(20, 1, 100).describe(
+    'Calls per event and endpoint, the first included; with the defaults the retries span about 34 h (at least 26.9 h).',
+  ),
+  WEBHOOK_RETRY_BASE_MS: int(5_000, 1, 3_600_000).describe('First retry delay; doubled per retry up to `WEBHOOK_RETRY_MAX_DELAY_MS`, each with ±20 % jitter.'),
+  WEBHOOK_RETRY_MAX_DELAY_MS: int(4 * 3_600_000, 1, 86_400_000).describe('The longest delay between two retries (4 h).'),
+  WEBHOOK_ENDPOINT_CACHE_MS: int(5_000, 0, 300_000).describe(
+    "How long a process keeps a tenant's webhook endpoint list for the step hook (the event published after each delivery), so a tenant without endpoints costs no Redis read per notification (0 to 300000; `0`: not kept, read per event). Every endpoint change (create, delete, rotate-secret, disable) reaches the cache at once over Redis pub/sub (channel `{notify:webhooks}:endpoints-changed`); this TTL only bounds a missed message. At most 10,000 tenants are kept.",
+  ),
 };
 
 export interface WebhookConfig {

@@ -79,30 +79,56 @@ const latencyTable = z.string().transform((value, ctx) => {
 /** Every TRACKING_* variable of the api (exported for the configuration docs test). */
 export const trackingEnvSchema = z
   .object({
-    TRACKING_STORES_BASE_URL: httpUrl.default(DEFAULT_BASE_URL),
-    TRACKING_DELIVERY_OPS_URL: httpUrl.optional(),
-    TRACKING_TARIFF_URL: httpUrl.optional(),
-    TRACKING_MEASUREMENT_URL: httpUrl.optional(),
+    TRACKING_STORES_BASE_URL: httpUrl.default(DEFAULT_BASE_URL).describe('Base URL of the three tracking stores (the simulators serve them).'),
+    TRACKING_DELIVERY_OPS_URL: httpUrl.optional().describe('Override for the delivery-ops store (unset: the base URL).'),
+    TRACKING_TARIFF_URL: httpUrl.optional().describe('Override for the tariff store (unset: the base URL).'),
+    TRACKING_MEASUREMENT_URL: httpUrl.optional().describe('Override for the measurement store (unset: the base URL).'),
     TRACKING_BUDGET_MS: millis(60_000)
       .refine((ms) => ms > 0, 'must be positive')
-      .default(TRACKING_REFERENCE.budgetMs),
-    TRACKING_GATEWAY_SHARE_MS: millis(60_000).default(TRACKING_REFERENCE.gatewayShareMs),
+      .default(TRACKING_REFERENCE.budgetMs)
+      .describe("End-to-end budget of a tracking query (K01); a client's smaller `x-request-timeout-ms` wins."),
+    TRACKING_GATEWAY_SHARE_MS: millis(60_000)
+      .default(TRACKING_REFERENCE.gatewayShareMs)
+      .describe('What the gateway keeps for itself (U3); the branches share the rest.'),
     TRACKING_SPLIT_POLICY: z
       .enum(SPLIT_POLICY_NAMES, { error: (issue) => `unknown split policy ${JSON.stringify(issue.input)}; expected one of ${SPLIT_POLICY_NAMES.join(', ')}` })
-      .default('weighted'),
-    TRACKING_TRANSIT_ALLOWANCE_MS: millis(1000).default(1),
-    TRACKING_EXPECTED_LATENCIES_MS: latencyTable.prefault(formatTable(TRACKING_REFERENCE.expectedMs)),
-    TRACKING_TAIL_LATENCIES_MS: latencyTable.prefault(formatTable(TRACKING_REFERENCE.tailMs)),
-    TRACKING_CANCEL: flag.prefault('true'),
-    TRACKING_STOP_ON_FAILURE: flag.prefault('false'),
-    TRACKING_STORE_CONNECTIONS: z.coerce.number().int().min(1).max(4096).default(64),
-    TRACKING_ANSWER_RESERVE_MS: millis(1000).default(10),
-    TRACKING_SHED_LOOP_DELAY_MS: millis(60_000).default(40),
-    TRACKING_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
-    TRACKING_SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(1),
-    TRACKING_WARMUP_QUERIES: z.coerce.number().int().min(0).max(100_000).default(400),
-    TRACKING_WARMUP_CONCURRENCY: z.coerce.number().int().min(1).max(4096).default(32),
-    TRACKING_WARMUP_MAX_MS: millis(600_000).default(5000),
+      .default('weighted')
+      .describe('How the pricing branch splits its time: `greedy`, `equal`, `weighted`, `tail-aware`.'),
+    TRACKING_TRANSIT_ALLOWANCE_MS: millis(1000).default(1).describe('Subtracted from a propagated budget on arrival (time on the wire).'),
+    TRACKING_EXPECTED_LATENCIES_MS: latencyTable
+      .prefault(formatTable(TRACKING_REFERENCE.expectedMs))
+      .describe("Median latency per store: the weighted policy's inputs."),
+    TRACKING_TAIL_LATENCIES_MS: latencyTable
+      .prefault(formatTable(TRACKING_REFERENCE.tailMs))
+      .describe("High-percentile latency per store: the tail-aware policy's inputs."),
+    TRACKING_CANCEL: flag.prefault('true').describe('Abort in-flight store calls when their budget runs out (false: only stop waiting).'),
+    TRACKING_STOP_ON_FAILURE: flag.prefault('false').describe('Skip the rest of the pricing branch after a failed step.'),
+    TRACKING_STORE_CONNECTIONS: z.coerce.number().int().min(1).max(4096).default(64).describe('Keep-alive sockets per store origin.'),
+    TRACKING_ANSWER_RESERVE_MS: millis(1000).default(10).describe('Time kept after the last store call for the answer itself.'),
+    TRACKING_SHED_LOOP_DELAY_MS: millis(60_000)
+      .default(40)
+      .describe("Shed new queries (503 with `Retry-After`) while the event loop's delay is above this; 0 = never."),
+    TRACKING_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256).describe('Shed new queries while this many are unanswered; 0 = no cap.'),
+    TRACKING_SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(1).describe('The `Retry-After` of a shed answer, in seconds.'),
+    TRACKING_WARMUP_QUERIES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .default(400)
+      .describe(
+        'Tracking queries the api runs against the stores at start, before `/readyz` says ready (503 `warming-up` meanwhile; it serves all the same). A cold process answered its first ~0.3 s of queries at the K01 rate past the 200 ms budget. 0 = no warm-up.',
+      ),
+    TRACKING_WARMUP_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(4096)
+      .default(32)
+      .describe('How many warm-up queries run at once (also the keep-alive sockets per store it opens).'),
+    TRACKING_WARMUP_MAX_MS: millis(600_000)
+      .default(5000)
+      .describe('The warm-up starts no query after this long; readiness never waits on a store that does not answer.'),
   })
   .refine((env) => env.TRACKING_ANSWER_RESERVE_MS < env.TRACKING_BUDGET_MS, {
     message: 'must be smaller than TRACKING_BUDGET_MS',

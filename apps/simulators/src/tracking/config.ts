@@ -26,15 +26,32 @@ const flag = z
 
 /** Every TRACKING_STORES_* variable of the simulators (exported for the configuration docs test). */
 export const trackingStoresEnvSchema = z.object({
-  TRACKING_STORES_HOST: z.string().min(1).default('127.0.0.1'),
-  TRACKING_STORES_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535).default(DEV_DEFAULTS.trackingStoresPort),
-  TRACKING_STORES_HONOUR_CANCELLATION: flag.prefault('true'),
+  TRACKING_STORES_HOST: z.string().min(1).default('127.0.0.1').describe('Interface of the three simulated tracking stores.'),
+  TRACKING_STORES_PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int()
+    .min(0)
+    .max(65_535)
+    .default(DEV_DEFAULTS.trackingStoresPort)
+    .describe('Their port.'),
+  TRACKING_STORES_HONOUR_CANCELLATION: flag.prefault('true').describe('Stop simulated work when the caller disconnects or its propagated deadline passes.'),
   TRACKING_STORES_TARIFF_MODE: z
     .enum(TARIFF_MODES, { error: (issue) => `unknown tariff mode ${JSON.stringify(issue.input)}; expected one of ${TARIFF_MODES.join(', ')}` })
-    .default('healthy'),
-  TRACKING_STORES_TRANSIT_ALLOWANCE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).min(0).max(1000).default(1),
-  TRACKING_STORES_TIME_SCALE: z.coerce.number({ error: 'must be a number' }).min(0.01).max(100).default(1),
-  TRACKING_STORES_MAX_BUDGET_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).positive().max(3_600_000).default(60_000),
+    .default('healthy')
+    .describe('`healthy`, `slow` (AY10) or `error` at start.'),
+  TRACKING_STORES_TRANSIT_ALLOWANCE_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .min(0)
+    .max(1000)
+    .default(1)
+    .describe('Subtracted from a propagated budget on arrival.'),
+  TRACKING_STORES_TIME_SCALE: z.coerce.number({ error: 'must be a number' }).min(0.01).max(100).default(1).describe('Multiplies every simulated duration.'),
+  TRACKING_STORES_MAX_BUDGET_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .positive()
+    .max(3_600_000)
+    .default(60_000)
+    .describe('Cap on a propagated budget.'),
 });
 
 /** Parses the stores' settings from `env` (passed in, never process.env); throws listing every bad variable. */

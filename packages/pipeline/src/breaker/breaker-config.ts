@@ -77,16 +77,23 @@ const flag = z
 
 /** Env fields of the breakers; the api's and worker's config.ts spread this into their schema. */
 export const breakerEnvShape = {
-  BREAKER_ENABLED: flag,
-  BREAKER_WINDOW_MS: ms(D.windowMs, 100, 3_600_000),
-  BREAKER_MIN_CALLS: z.coerce.number().int().min(1).max(1_000_000).default(D.minCalls),
-  BREAKER_FAILURE_RATIO: z.coerce.number().gt(0, 'must be above 0').max(1).default(D.failureRatio),
-  BREAKER_OPEN_MS: ms(D.openMs, 10, 3_600_000),
-  BREAKER_PROBES: z.coerce.number().int().min(1).max(100).default(D.probes),
-  BREAKER_PROBE_SUCCESSES: z.coerce.number().int().min(1).max(100).default(D.probeSuccesses),
-  BREAKER_PROBE_LEASE_MS: ms(D.probeLeaseMs, 10, 3_600_000),
-  BREAKER_CACHE_MS: ms(D.cacheMs, 0, 60_000),
-  BREAKER_REDIS_TIMEOUT_MS: ms(D.redisTimeoutMs, 10, 60_000),
+  BREAKER_ENABLED: flag.describe('Off: every channel is always callable (to measure what the breakers save).'),
+  BREAKER_WINDOW_MS: ms(D.windowMs, 100, 3_600_000).describe("Sliding window over which a channel's transient-failure ratio is computed."),
+  BREAKER_MIN_CALLS: z.coerce.number().int().min(1).max(1_000_000).default(D.minCalls).describe('No verdict below this many counted calls in the window.'),
+  BREAKER_FAILURE_RATIO: z.coerce
+    .number()
+    .gt(0, 'must be above 0')
+    .max(1)
+    .default(D.failureRatio)
+    .describe('Opens when transient failures / counted calls reach this.'),
+  BREAKER_OPEN_MS: ms(D.openMs, 10, 3_600_000).describe('How long an open breaker refuses every call before probing.'),
+  BREAKER_PROBES: z.coerce.number().int().min(1).max(100).default(D.probes).describe('Probe calls allowed at once while half-open.'),
+  BREAKER_PROBE_SUCCESSES: z.coerce.number().int().min(1).max(100).default(D.probeSuccesses).describe('Probe successes that close a half-open breaker.'),
+  BREAKER_PROBE_LEASE_MS: ms(D.probeLeaseMs, 10, 3_600_000).describe('A probe whose worker died frees its slot after this.'),
+  BREAKER_CACHE_MS: ms(D.cacheMs, 0, 60_000).describe(
+    'Each process decides closed/open from a local copy this old and reports its folded call outcomes once per channel per this interval (half-open always asks Redis); `0` = every call asks Redis.',
+  ),
+  BREAKER_REDIS_TIMEOUT_MS: ms(D.redisTimeoutMs, 10, 60_000).describe('A breaker call to Redis slower than this fails open.'),
 };
 
 export type BreakerEnv = { [K in keyof typeof breakerEnvShape]: z.output<(typeof breakerEnvShape)[K]> };

@@ -125,7 +125,7 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
       REDIS_URL: redis.url,
       ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: String(options.cluster?.partitions ?? 16) } : {}),
       API_PORT: '0',
-      METRICS_PORT: '0',
+      WORKER_METRICS_PORT: '0',
       API_METRICS_PORT: '0',
       API_KEYS: options.apiKeys,
       PROVIDER_PUSH_URL: sims.providerUrls.push,

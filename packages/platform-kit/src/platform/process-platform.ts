@@ -120,7 +120,9 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const workerUrls: string[] = [];
   for (let i = 0; i < o.workers; i += 1) {
     const port = await freePort();
-    workers.push(node(`worker-${i + 1}`, entries.worker, { ...common, WORKER_ROLES: 'all', METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) }));
+    workers.push(
+      node(`worker-${i + 1}`, entries.worker, { ...common, WORKER_ROLES: 'all', WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) }),
+    );
     workerUrls.push(`http://127.0.0.1:${port}`);
   }
   await Promise.all([

@@ -1,0 +1,26 @@
+import { loadConfig } from './config';
+
+describe('api config', () => {
+  it('reads a renamed variable under its old name, with a warning naming the new one', () => {
+    const config = loadConfig({ STEP_BATCH_MAX: '5', STEP_BATCH_WINDOW_MS: '0', SUPPRESSION_TTL_SECONDS: '60', BODY_LIMIT: '1mb' });
+    expect(config.stepBatch).toEqual({ max: 5, windowMs: 0 });
+    expect(config.providerEvents.suppressionTtlSeconds).toBe(60);
+    expect(config.bodyLimit).toBe(1024 * 1024);
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/^STEP_BATCH_MAX is renamed INTAKE_BATCH_MAX/),
+      expect.stringMatching(/^STEP_BATCH_WINDOW_MS is renamed INTAKE_BATCH_WINDOW_MS/),
+      expect.stringMatching(/^SUPPRESSION_TTL_SECONDS is renamed PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS/),
+      expect.stringMatching(/^BODY_LIMIT is renamed API_BODY_LIMIT/),
+    ]);
+    expect(loadConfig({ INTAKE_BATCH_MAX: '5' }).warnings).toEqual([]);
+  });
+
+  it('refuses a former name that contradicts its new one, naming both', () => {
+    expect(() => loadConfig({ STEP_BATCH_MAX: '5', INTAKE_BATCH_MAX: '6' })).toThrow(/STEP_BATCH_MAX: renamed INTAKE_BATCH_MAX, which is set to another value/);
+  });
+
+  it('trims provider names and event secrets', () => {
+    const secret = 'Wm5cQ8tZ2vN7xK4bR1jH6pF9sL3dG0yE04';
+    expect([...loadConfig({ PROVIDER_EVENT_SECRETS: ` email : ${secret} ` }).providerEvents.secrets]).toEqual([['email', secret]]);
+  });
+});
