@@ -13,6 +13,7 @@ export * from './services/private-postgres';
 export * from './services/port-retry';
 export * from './processes/managed-process';
 export * from './processes/process-group';
+export * from './processes/child-ledger';
 export * from './processes/process-alive';
 export * from './processes/run-command';
 export * from './processes/app-entries';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { GiveUp, httpOk, waitFor } from '../services/wait-for';
+import { noteExited, noteStarted } from './child-ledger';
 import type { Exit, ManagedProcess } from './managed-process';
 
 export interface SpawnSpec {
@@ -65,6 +66,7 @@ export class ProcessGroup {
       detached: true,
       stdio: spec.inheritOutput ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
+    noteStarted(child.pid);
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-OUTPUT_KEEP);
@@ -77,6 +79,7 @@ export class ProcessGroup {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (done) return;
         done = true;
+        noteExited(child.pid);
         if (!this.stopping && this.unexpectedExit === undefined) {
           this.unexpectedExit = `${spec.name} exited (${signal ?? code})${logFile ? `; see ${logFile}` : ''}`;
           this.unexpectedExitOf = child;
