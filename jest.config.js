@@ -3,8 +3,8 @@
  * is needed. Unit tests live beside the code; integration tests under test/. */
 const moduleNameMapper = { '^@notify/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
-// Every file notes the processes it starts, so that the run's teardown can kill any left behind.
-const setupFiles = ['<rootDir>/test/harness/record-children.ts'];
+// Every file notes the processes it starts (the run's teardown kills any left behind) and shares one initdb.
+const setupFiles = ['<rootDir>/test/harness/run-setup-file.ts'];
 const base = { testEnvironment: 'node', moduleNameMapper, transform, setupFiles, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {

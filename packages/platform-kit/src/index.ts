@@ -10,6 +10,7 @@ export { clusterInfo, mastersOf, parseClusterNodes, type ClusterMaster } from '.
 export { CLUSTER_SLOTS } from '@notify/core';
 export * from './services/postgres-binaries';
 export * from './services/private-postgres';
+export * from './services/postgres-template';
 export * from './services/port-retry';
 export * from './processes/managed-process';
 export * from './processes/process-group';

@@ -8,6 +8,7 @@ import type { ManagedProcess } from '../processes/managed-process';
 import { runCommand } from '../processes/run-command';
 import { freePort } from './free-port';
 import { postgresBinDir } from './postgres-binaries';
+import { initCluster } from './postgres-template';
 import { ADDRESS_IN_USE, PortTakenError, retryOnPortTaken } from './port-retry';
 import { waitFor } from './wait-for';
 import type { PrivateService } from './private-service';
@@ -178,10 +179,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   };
   try {
     const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
-    if (fresh) {
-      const [command, argv] = as(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-      await runCommand(command, argv, env);
-    }
+    if (fresh) await initCluster(dataDir, { bin, env, as, user });
     await firstLaunch();
     if (fresh && database !== 'postgres') {
       await runCommand(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], env);
