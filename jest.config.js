@@ -3,7 +3,9 @@
  * is needed. Unit tests live beside the code; integration tests under test/. */
 const moduleNameMapper = { '^@notify/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
-const base = { testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+// Every file notes the processes it starts (the run's teardown kills any left behind) and shares one initdb.
+const setupFiles = ['<rootDir>/test/harness/run-setup-file.ts'];
+const base = { testEnvironment: 'node', moduleNameMapper, transform, setupFiles, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
   projects: [
@@ -11,6 +13,11 @@ module.exports = {
     // globalSetup installs (or names) the machine binaries the harness starts, once per run.
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'], globalSetup: '<rootDir>/test/harness/global-setup.ts' },
   ],
+  // Once per run, around every project: where test files note their children, and the kill of what is left.
+  globalSetup: '<rootDir>/test/harness/run-setup.ts',
+  globalTeardown: '<rootDir>/test/harness/run-teardown.ts',
+  // Longest files first, also on a clean clone (no recorded durations): the two workers end together.
+  testSequencer: '<rootDir>/test/harness/slow-first-sequencer.js',
   // Integration tests wait on real processes; testTimeout is global in Jest (not per project).
   testTimeout: 120000,
 };

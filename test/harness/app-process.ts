@@ -1,9 +1,11 @@
-import { DEFAULT_ENTRIES, ProcessGroup, startApp, type AppName, type ManagedProcess } from '@notify/platform-kit';
+import { DEFAULT_ENTRIES, ProcessGroup, startApp, startAppOnFreePorts, type AppName, type ManagedProcess } from '@notify/platform-kit';
 
 export type AppProcess = ManagedProcess;
 
 /** One group per test file (Jest loads this module per file): every app it spawned dies with it. */
 const group = new ProcessGroup();
+
+const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...env });
 
 /**
  * Runs one app as a real process, as production does (`node --import tsx`), so a test can
@@ -11,7 +13,22 @@ const group = new ProcessGroup();
  * its log lines); its output is kept for failure messages.
  */
 export function spawnApp(app: AppName, env: Record<string, string>): AppProcess {
-  return startApp(group, { name: app, entry: DEFAULT_ENTRIES[app], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...env } });
+  return startApp(group, { name: app, entry: DEFAULT_ENTRIES[app], env: baseEnv(env) });
+}
+
+/**
+ * spawnApp on `count` free ports, waiting until `readyUrl` answers: when a port is taken
+ * between being found free and the app binding it, the app is started again on fresh ports.
+ * What a test that needs an app's port should use instead of freePort() + spawnApp.
+ */
+export async function spawnAppOnFreePorts(
+  app: AppName,
+  count: number,
+  env: (ports: readonly number[]) => Record<string, string>,
+  readyUrl: (ports: readonly number[]) => string,
+): Promise<{ proc: AppProcess; ports: number[] }> {
+  const started = await startAppOnFreePorts(group, { name: app, entry: DEFAULT_ENTRIES[app], ports: count, env: (p) => baseEnv(env(p)), readyUrl });
+  return { proc: started.process, ports: started.ports };
 }
 
 /** A worker a test SIGKILLs: short locks and stalled checks, so another worker takes its jobs within ~3 s. */

@@ -148,9 +148,24 @@ describe('worker SIGTERM', () => {
     await startWorker();
     await waitFor('every notification terminal', async () => (await statuses(ids)).every((s) => s === 'delivered' || s === 'failed'), 45_000, 250);
 
-    // Absence of an event needs a window: two stalled-check intervals plus the lock duration,
-    // the longest a job abandoned by the first worker could stay unnoticed.
-    await new Promise((r) => setTimeout(r, 2 * 1000 + 2000));
+    // A job abandoned by the first worker is reported by the second stalled check after its lock
+    // (2 s) lapsed: the first marks it, the second moves it. Wait for two such checks on every lane.
+    const lapsed = Date.now() + 2000;
+    const checks = new Map<string, Set<number>>();
+    await waitFor(
+      'two stalled checks on every lane after the locks lapsed',
+      async () => {
+        for (const q of queues) {
+          const at = Number(await admin!.get(q.toKey('stalled-check')));
+          if (at > lapsed) checks.set(q.name, (checks.get(q.name) ?? new Set()).add(at));
+        }
+        return queues.every((q) => (checks.get(q.name)?.size ?? 0) >= 2);
+      },
+      45_000,
+      100,
+    );
+    const streamed = await Promise.all(queues.map(async (q) => (await admin!.xrange(q.toKey('events'), '-', '+')).filter(([, f]) => f[1] === 'stalled')));
+    expect(streamed.flat()).toEqual([]);
     expect(stalled).toEqual([]);
     const final = await statuses(ids);
     expect(final.filter((s) => s === 'delivered').length).toBeGreaterThanOrEqual(297);

@@ -1,11 +1,11 @@
 import { startApp, DEFAULT_ENTRIES, type AppEntries } from '../processes/app-entries';
+import { startAppOnFreePorts } from '../processes/app-on-free-ports';
 import type { ManagedProcess } from '../processes/managed-process';
 import type { ProcessGroup } from '../processes/process-group';
-import { freePort } from '../services/free-port';
 import { startPrivateRedis } from '../services/private-redis';
 import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
 import { httpOk } from '../services/wait-for';
-import { freeSimulatorPorts, simulatorPortsEnv, type SimulatorPorts } from './simulator-ports';
+import { SIMULATOR_PORT_COUNT, simulatorPortsEnv, simulatorPortsOf, type SimulatorPorts } from './simulator-ports';
 
 export interface ProcessPlatformOptions {
   group: ProcessGroup;
@@ -20,7 +20,10 @@ export interface ProcessPlatformOptions {
   appEnv?: Record<string, string>;
   /** Extra env for the simulators (provider latency, error rates). */
   simEnv?: Record<string, string>;
-  /** The simulators' ports, when the caller must know them before start (a PROVIDERS_FILE naming them); default: free ports. */
+  /**
+   * The simulators' ports, when the caller must know them before start (a PROVIDERS_FILE naming
+   * them); default: free ports, chosen again when one is taken before the simulators bind it.
+   */
   simulatorPorts?: SimulatorPorts;
   entries?: AppEntries;
   /** Redis's data directory (no persistence: a run's data is thrown away). */
@@ -76,16 +79,28 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   } as const;
   const cluster = o.cluster ? await startPrivateRedisCluster({ ...server, ...o.cluster }) : undefined;
   const redis = cluster ?? (await startPrivateRedis({ ...server, dataDir: o.dataDir }));
-  const node = (name: string, entry: string, env: Record<string, string>) =>
-    startApp(o.group, { name, entry, env: { ...o.inherited, NODE_ENV: 'development', ...env } });
+  const appEnv = (env: Record<string, string>) => ({ ...o.inherited, NODE_ENV: 'development', ...env });
+  const onFreePorts = (
+    name: string,
+    entry: string,
+    ports: number,
+    env: (p: readonly number[]) => Record<string, string>,
+    readyUrl: (p: readonly number[]) => string,
+  ) => startAppOnFreePorts(o.group, { name, entry, ports, env: (p) => appEnv(env(p)), readyUrl, timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
 
-  const sim = await (o.simulatorPorts ?? freeSimulatorPorts());
-  const { control, push, sms, email, stores } = sim;
-  const simulators = node('simulators', entries.simulators, {
-    ...simulatorPortsEnv(sim),
-    LOG_LEVEL: 'warn',
-    ...o.simEnv,
-  });
+  // The simulators first: the api and the workers are given the ports they ended up on.
+  const simEnv = (sim: SimulatorPorts) => ({ ...simulatorPortsEnv(sim), LOG_LEVEL: 'warn', ...o.simEnv });
+  const sims = o.simulatorPorts
+    ? await startOnGivenPorts(o.group, 'simulators', entries.simulators, appEnv(simEnv(o.simulatorPorts)), o.simulatorPorts, wait)
+    : await onFreePorts(
+        'simulators',
+        entries.simulators,
+        SIMULATOR_PORT_COUNT,
+        (p) => simEnv(simulatorPortsOf(p)),
+        (p) => `http://127.0.0.1:${p[0]}/healthz`,
+      ).then((started) => ({ process: started.process, ports: simulatorPortsOf(started.ports) }));
+  const simulators = sims.process;
+  const { control, push, sms, email, stores } = sims.ports;
   const controlUrl = `http://127.0.0.1:${control}`;
   const storesUrl = `http://127.0.0.1:${stores}`;
   const common = {
@@ -99,37 +114,35 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
     PROVIDER_SMS_URL: `http://127.0.0.1:${sms}`,
     PROVIDER_EMAIL_URL: `http://127.0.0.1:${email}`,
   };
-  const apis: ManagedProcess[] = [];
-  const apiUrls: string[] = [];
-  const apiMetricsUrls: string[] = [];
-  for (let i = 0; i < apiInstances; i += 1) {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    apis.push(
-      node(i === 0 ? 'api' : `api-${i + 1}`, entries.api, {
-        ...common,
-        API_HOST: '127.0.0.1',
-        API_PORT: String(port),
-        API_METRICS_PORT: String(metricsPort),
-        API_KEYS: o.apiKeys,
-      }),
-    );
-    apiUrls.push(`http://127.0.0.1:${port}`);
-    apiMetricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
-  }
-  const workers: ManagedProcess[] = [];
-  const workerUrls: string[] = [];
-  for (let i = 0; i < o.workers; i += 1) {
-    const port = await freePort();
-    workers.push(
-      node(`worker-${i + 1}`, entries.worker, { ...common, WORKER_ROLES: 'all', WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) }),
-    );
-    workerUrls.push(`http://127.0.0.1:${port}`);
-  }
-  await Promise.all([
-    simulators.waitReady('simulators', () => httpOk(`${controlUrl}/healthz`), wait),
-    ...apis.map((a, i) => a.waitReady(a.name, () => httpOk(`${apiUrls[i]}/readyz`), wait)),
-    ...workers.map((w, i) => w.waitReady(w.name, () => httpOk(`${workerUrls[i]}/readyz`), wait)),
+  const [startedApis, startedWorkers] = await Promise.all([
+    Promise.all(
+      Array.from({ length: apiInstances }, (_, i) =>
+        onFreePorts(
+          i === 0 ? 'api' : `api-${i + 1}`,
+          entries.api,
+          2,
+          ([port, metricsPort]) => ({ ...common, API_HOST: '127.0.0.1', API_PORT: String(port), API_METRICS_PORT: String(metricsPort), API_KEYS: o.apiKeys }),
+          ([port]) => `http://127.0.0.1:${port}/readyz`,
+        ),
+      ),
+    ),
+    Promise.all(
+      Array.from({ length: o.workers }, (_, i) =>
+        onFreePorts(
+          `worker-${i + 1}`,
+          entries.worker,
+          1,
+          ([port]) => ({ ...common, WORKER_ROLES: 'all', WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) }),
+          ([port]) => `http://127.0.0.1:${port}/readyz`,
+        ),
+      ),
+    ),
   ]);
+  const apis = startedApis.map((a) => a.process);
+  const apiUrls = startedApis.map((a) => `http://127.0.0.1:${a.ports[0]}`);
+  const apiMetricsUrls = startedApis.map((a) => `http://127.0.0.1:${a.ports[1]}/metrics`);
+  const workers = startedWorkers.map((w) => w.process);
+  const workerUrls = startedWorkers.map((w) => `http://127.0.0.1:${w.ports[0]}`);
   return {
     redisUrl: redis.url,
     cluster,
@@ -149,4 +162,18 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
       await cluster?.stop();
     },
   };
+}
+
+/** The simulators on ports the caller chose (and named elsewhere): started once, no retry on other ports. */
+async function startOnGivenPorts(
+  group: ProcessGroup,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  ports: SimulatorPorts,
+  wait: { timeoutMs: number; signal?: AbortSignal },
+): Promise<{ process: ManagedProcess; ports: SimulatorPorts }> {
+  const process = startApp(group, { name, entry, env });
+  await process.waitReady(name, () => httpOk(`http://127.0.0.1:${ports.control}/healthz`), wait);
+  return { process, ports };
 }

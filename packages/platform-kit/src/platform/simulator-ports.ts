@@ -1,4 +1,4 @@
-import { freePort } from '../services/free-port';
+import { freePorts } from '../services/free-port';
 
 /** The simulators' ports: control plane, the three providers and the tracking stores. */
 export interface SimulatorPorts {
@@ -9,10 +9,20 @@ export interface SimulatorPorts {
   stores: number;
 }
 
-/** Free loopback ports for one simulators process. */
-export async function freeSimulatorPorts(): Promise<SimulatorPorts> {
-  const [control, push, sms, email, stores] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+/** How many ports one simulators process listens on. */
+export const SIMULATOR_PORT_COUNT = 5;
+
+/** `SIMULATOR_PORT_COUNT` ports, in SimulatorPorts order. */
+export function simulatorPortsOf(ports: readonly number[]): SimulatorPorts {
+  const [control, push, sms, email, stores] = ports;
+  if (stores === undefined || email === undefined || sms === undefined || push === undefined || control === undefined)
+    throw new Error(`the simulators take ${SIMULATOR_PORT_COUNT} ports, not ${ports.length}`);
   return { control, push, sms, email, stores };
+}
+
+/** Free loopback ports for one simulators process (when they must be known before it starts). */
+export async function freeSimulatorPorts(): Promise<SimulatorPorts> {
+  return simulatorPortsOf(await freePorts(SIMULATOR_PORT_COUNT));
 }
 
 /** The env that puts a simulators process on `ports`, on loopback. */

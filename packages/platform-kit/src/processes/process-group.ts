@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { GiveUp, httpOk, waitFor } from '../services/wait-for';
+import { noteExited, noteStarted } from './child-ledger';
 import type { Exit, ManagedProcess } from './managed-process';
 
 export interface SpawnSpec {
@@ -42,6 +43,8 @@ export class ProcessGroup {
   private readonly logs: WriteStream[] = [];
   /** Set when a child exits that nobody stopped (a crash): a run can fail naming it. */
   unexpectedExit: string | undefined;
+  /** The child whose exit set `unexpectedExit` (forget() clears it for a start that is retried). */
+  private unexpectedExitOf: ChildProcess | undefined;
   private stopping = false;
 
   /** `logDir`: keep each child's output in `<logDir>/<name>.log` as well. */
@@ -63,6 +66,7 @@ export class ProcessGroup {
       detached: true,
       stdio: spec.inheritOutput ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
+    noteStarted(child.pid);
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-OUTPUT_KEEP);
@@ -75,8 +79,11 @@ export class ProcessGroup {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (done) return;
         done = true;
-        if (!this.stopping && this.unexpectedExit === undefined)
+        noteExited(child.pid);
+        if (!this.stopping && this.unexpectedExit === undefined) {
           this.unexpectedExit = `${spec.name} exited (${signal ?? code})${logFile ? `; see ${logFile}` : ''}`;
+          this.unexpectedExitOf = child;
+        }
         resolve({ code, signal, at: performance.now() });
       };
       child.once('exit', finish);
@@ -133,6 +140,21 @@ export class ProcessGroup {
     this.killers.set(managed, killGroup);
     this.children.push(managed);
     return managed;
+  }
+
+  /**
+   * Drops a child that exited before it was ready because its port was taken: the start is
+   * retried on another port, and neither `count` nor `unexpectedExit` should show the attempt.
+   */
+  forget(child: ManagedProcess): void {
+    if (child.running) throw new Error(`${child.name} still runs: stop it before forgetting it`);
+    const at = this.children.indexOf(child);
+    if (at >= 0) this.children.splice(at, 1);
+    this.killers.delete(child);
+    if (this.unexpectedExitOf === child.process) {
+      this.unexpectedExit = undefined;
+      this.unexpectedExitOf = undefined;
+    }
   }
 
   /** Stops the given children (e.g. the workers before the api), or all, newest first: SIGTERM, `graceMs`, SIGKILL. */

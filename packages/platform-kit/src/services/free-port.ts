@@ -17,3 +17,10 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** `count` distinct free ports (the kernel may hand a port out again once it is closed). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}

@@ -1,52 +1,17 @@
 import { spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBinaries, MissingBinaryError, type EnsureOptions } from '../binaries/ensure-binaries';
-import { BINARIES } from '../binaries/known-binaries';
+import { MissingBinaryError } from '../binaries/ensure-binaries';
 import { ProcessGroup } from '../processes/process-group';
 import type { ManagedProcess } from '../processes/managed-process';
+import { runCommand } from '../processes/run-command';
 import { freePort } from './free-port';
+import { postgresBinDir } from './postgres-binaries';
+import { initCluster } from './postgres-template';
+import { ADDRESS_IN_USE, PortTakenError, retryOnPortTaken } from './port-retry';
 import { waitFor } from './wait-for';
 import type { PrivateService } from './private-service';
-
-/** Debian installs the server binaries per major version, off PATH. */
-const DEBIAN_ROOT = '/usr/lib/postgresql';
-
-/** The newest /usr/lib/postgresql/<major>/bin holding initdb and postgres, or undefined. */
-export function postgresBinDir(root = DEBIAN_ROOT): string | undefined {
-  if (!existsSync(root)) return undefined;
-  const majors = readdirSync(root)
-    .filter((d) => /^\d+$/.test(d))
-    .sort((a, b) => Number(b) - Number(a));
-  for (const major of majors) {
-    const bin = join(root, major, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
-  }
-  return undefined;
-}
-
-/**
- * Makes sure PostgreSQL's server binaries exist (apt package `postgresql`, like ensureBinaries
- * for the others) and returns their directory. ensureBinaries only searches PATH, which
- * Debian's server directory is not on: a successful install is recognised by the directory.
- */
-export async function ensurePostgresBinaries(options: EnsureOptions): Promise<string> {
-  const before = postgresBinDir();
-  if (before) return before;
-  try {
-    await ensureBinaries([BINARIES.postgres], options);
-  } catch (error) {
-    if (!postgresBinDir()) throw error;
-  }
-  const after = postgresBinDir();
-  if (!after)
-    throw new MissingBinaryError(
-      `initdb not found under ${DEBIAN_ROOT}/<version>/bin: install the Debian package postgresql (sudo apt-get install -y postgresql) and run this again`,
-      ['postgresql'],
-    );
-  return after;
-}
 
 export interface PrivatePostgres extends PrivateService {
   readonly port: number;
@@ -58,7 +23,7 @@ export interface PrivatePostgres extends PrivateService {
 }
 
 export interface PrivatePostgresOptions {
-  /** Default: a free port. */
+  /** Default: a free port (chosen again, a few times, when another process takes it first). */
   port?: number;
   /** Default: a fresh temporary directory, removed on stop. A given directory is kept (and initialised once). */
   dataDir?: string;
@@ -74,22 +39,6 @@ export interface PrivatePostgresOptions {
   binDir?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-}
-
-/** Runs a command to completion (initdb, createdb), with its output in the error when it fails. */
-function run(command: string, args: string[], env: Record<string, string | undefined>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output = (output + c.toString()).slice(-4_000);
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output = (output + c.toString()).slice(-4_000);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${output}`))));
-  });
 }
 
 /** The postgres system user's ids (the Debian package creates it), read from /etc/passwd. */
@@ -116,7 +65,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     throw new MissingBinaryError('PostgreSQL server binaries not found: install the Debian package postgresql (sudo apt-get install -y postgresql)', [
       'postgresql',
     ]);
-  const port = options.port ?? (await freePort());
+  // A port of our choosing is chosen again (a few times) when another process binds it first.
+  let port = options.port ?? (await freePort());
   const ownDir = options.dataDir === undefined;
   const root = options.dataDir ?? mkdtempSync(join(env.TMPDIR ?? tmpdir(), 'notify-postgres-'));
   const dataDir = join(root, 'data');
@@ -130,10 +80,9 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     chownSync(socketDir, user.uid, user.gid);
   }
   const database = options.database ?? 'postgres';
-  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
   const group = options.group ?? new ProcessGroup();
   const fast = options.fast ?? true;
-  const settings: Record<string, string> = {
+  const settings = (): Record<string, string> => ({
     listen_addresses: '127.0.0.1',
     port: String(port),
     unix_socket_directories: socketDir,
@@ -142,7 +91,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     // the "PostgreSQL down mid-run, nothing lost" tests rely on that; only a machine crash would.
     ...(fast ? { fsync: 'off', full_page_writes: 'off' } : {}),
     ...options.settings,
-  };
+  });
   let child: ManagedProcess | undefined;
 
   const ready = (): Promise<boolean> =>
@@ -183,15 +132,28 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
 
   const launch = async (): Promise<void> => {
     await oldPostmasterGone();
-    const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+    const args = ['-D', dataDir, ...Object.entries(settings()).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
     const [command, argv] = as(join(bin, 'postgres'), args);
     const proc = group.start({ name: `postgres-${port}`, command, args: argv, env });
     child = proc;
-    await proc.waitReady(`postgres on port ${port}`, ready, {
-      timeoutMs: options.timeoutMs ?? 60_000,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    try {
+      await proc.waitReady(`postgres on port ${port}`, ready, {
+        timeoutMs: options.timeoutMs ?? 60_000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      if (proc.running || !ADDRESS_IN_USE.test(proc.output())) throw error;
+      group.forget(proc);
+      throw new PortTakenError(`postgres could not bind port ${port}`);
+    }
   };
+  const firstLaunch = (): Promise<void> =>
+    options.port !== undefined
+      ? launch()
+      : retryOnPortTaken('postgres', async (attempt) => {
+          if (attempt > 1) port = await freePort();
+          await launch();
+        });
 
   const shutdown = async (): Promise<void> => {
     const proc = child;
@@ -217,13 +179,10 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   };
   try {
     const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
-    if (fresh) {
-      const [command, argv] = as(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-      await run(command, argv, env);
-    }
-    await launch();
+    if (fresh) await initCluster(dataDir, { bin, env, as, user });
+    await firstLaunch();
     if (fresh && database !== 'postgres') {
-      await run(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], env);
+      await runCommand(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database], env);
     }
   } catch (error) {
     await stop();
@@ -232,7 +191,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   return {
     name: `postgres on 127.0.0.1:${port}`,
     port,
-    url,
+    url: `postgres://postgres@127.0.0.1:${port}/${database}`,
     dataDir,
     kill: async () => {
       await child?.kill();

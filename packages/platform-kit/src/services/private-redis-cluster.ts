@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { ProcessGroup } from '../processes/process-group';
-import { freePort } from './free-port';
+import { runCommand } from '../processes/run-command';
+import { failOverMaster, waitClusterAgreed, waitClusterHealthy } from './cluster/cluster-health';
+import { CLUSTER_HOST as HOST, liveMasters, onNode, type ClusterMaster, type LiveNodes } from './cluster/cluster-nodes';
+import { moveClusterSlots, reshardSlots } from './cluster/cluster-slots';
+import { freePorts } from './free-port';
+import { retryOnPortTaken } from './port-retry';
 import { startPrivateRedis, type PrivateRedis } from './private-redis';
 import type { PrivateService } from './private-service';
-import { waitFor } from './wait-for';
-
-/** Redis Cluster's slot count (CRC16(key) mod 16384). */
-export const CLUSTER_SLOTS = 16_384;
 
 /** One redis-server of the cluster, as started (its role changes with failovers: ask `topology()`). */
 export interface ClusterNodeProcess {
@@ -19,16 +18,6 @@ export interface ClusterNodeProcess {
   readonly url: string;
   /** The server process is alive (false after `kill`, until `restart`). */
   readonly running: boolean;
-}
-
-/** A master as the cluster sees it now: its slot ranges and its replicas. */
-export interface ClusterMaster {
-  port: number;
-  id: string;
-  /** [first, last] inclusive. */
-  slots: [number, number][];
-  slotCount: number;
-  replicas: number[];
 }
 
 export interface PrivateRedisCluster extends PrivateService {
@@ -95,108 +84,6 @@ export interface PrivateRedisClusterOptions {
   signal?: AbortSignal;
 }
 
-const HOST = '127.0.0.1';
-
-/** One admin command on one node (a fresh connection: nodes die and come back in these tests). */
-async function onNode<T>(port: number, run: (redis: Redis) => Promise<T>, timeoutMs = 2_000, host = HOST): Promise<T> {
-  const redis = new Redis({
-    host,
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await run(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** `CLUSTER INFO` of the node on `host:port` (default 127.0.0.1) as a map; rejects when it does not answer or has cluster support off. */
-export async function clusterInfo(port: number, host = HOST, timeoutMs = 2_000): Promise<Record<string, string>> {
-  const text = await onNode(port, (r) => r.cluster('INFO'), timeoutMs, host);
-  return Object.fromEntries(
-    text
-      .split('\r\n')
-      .filter((l) => l.includes(':'))
-      .map((l) => l.split(':', 2) as [string, string]),
-  );
-}
-
-interface NodeLine {
-  id: string;
-  port: number;
-  flags: string[];
-  masterId: string;
-  linkState: string;
-  slots: [number, number][];
-  /** Slots this node is migrating or importing (shown only in the node's own line). */
-  openSlots: number;
-}
-
-/** Parses `CLUSTER NODES` (id ip:port@cport flags master ping pong epoch link slots...). */
-export function parseClusterNodes(text: string): NodeLine[] {
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((line) => {
-      const [id = '', address = '', flags = '', masterId = '', , , , linkState = '', ...slotFields] = line.trim().split(' ');
-      const port = Number(address.split('@')[0]?.split(':').at(-1));
-      // `[slot->-id]` / `[slot-<-id]` fields are slots being migrated or imported (openSlots).
-      const slots = slotFields
-        .filter((s) => !s.startsWith('['))
-        .map((s) => {
-          const [a, b] = s.split('-');
-          return [Number(a), Number(b ?? a)] as [number, number];
-        });
-      return { id, port, flags: flags.split(','), masterId, linkState, slots, openSlots: slotFields.filter((s) => s.startsWith('[')).length };
-    });
-}
-
-/** The masters serving slots in `text` (CLUSTER NODES of one node), by first slot. */
-export function mastersOf(nodes: NodeLine[]): ClusterMaster[] {
-  const live = (n: NodeLine) => !n.flags.includes('fail') && !n.flags.includes('fail?') && !n.flags.includes('noaddr');
-  return nodes
-    .filter((n) => n.flags.includes('master') && n.slots.length > 0 && live(n))
-    .map((n) => ({
-      port: n.port,
-      id: n.id,
-      slots: n.slots,
-      slotCount: n.slots.reduce((a, [x, y]) => a + y - x + 1, 0),
-      replicas: nodes.filter((r) => r.masterId === n.id && r.flags.includes('slave') && live(r)).map((r) => r.port),
-    }))
-    .sort((a, b) => (a.slots[0]?.[0] ?? 0) - (b.slots[0]?.[0] ?? 0));
-}
-
-/** Runs a command to completion with a deadline, resolving with its output. */
-function run(command: string, args: readonly string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-16_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(output);
-      else reject(new Error(`${command} ${args.join(' ')} exited ${signal ?? code}\n${output.slice(-4_000)}`));
-    });
-  });
-}
-
 /**
  * A private Redis Cluster on 127.0.0.1: `masters` x (1 + `replicasPerMaster`) redis-servers
  * started `--cluster-enabled yes` the way startPrivateRedis starts one (own port and directory,
@@ -226,8 +113,18 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     // A replica may always take over, however long it was cut off (tests kill nodes on purpose).
     '--cluster-replica-validity-factor',
     '0',
+    // A master holds a full sync back 5 s by default, for more replicas to share it; each has one
+    // replica here, and a start or a restarted node waits on that sync (4 s of each start).
+    '--repl-diskless-sync-delay',
+    '0',
     ...(options.args ?? []),
   ];
+  const live: LiveNodes = {
+    livePorts: () => ports.filter((p) => alive.get(p)),
+    isAlive: (port) => alive.get(port) === true,
+    timeoutMs,
+    signal: options.signal,
+  };
 
   let stopped = false;
   const stop = async () => {
@@ -238,207 +135,58 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     rmSync(root, { recursive: true, force: true });
   };
 
-  const cli = (args: readonly string[], cliTimeoutMs = 120_000) => run(cliBinary, ['--cluster', ...args], env, cliTimeoutMs);
-
-  const livePorts = () => ports.filter((p) => alive.get(p));
-  const nodesView = async (): Promise<NodeLine[]> => {
-    let lastError: unknown;
-    for (const port of livePorts()) {
-      try {
-        return parseClusterNodes(await onNode(port, (r) => r.cluster('NODES') as Promise<string>));
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    throw lastError instanceof Error ? lastError : new Error('no live cluster node answers');
-  };
-  const masters = async () => mastersOf(await nodesView());
-
-  const healthy = async (): Promise<boolean> => {
-    for (const port of livePorts()) {
-      const info = await clusterInfo(port);
-      if (info.cluster_state !== 'ok' || Number(info.cluster_slots_ok) !== CLUSTER_SLOTS) return false;
-      // Every node agrees on who the masters are (no stale view of a failed-over master).
-      const view = mastersOf(parseClusterNodes(await onNode(port, (r) => r.cluster('NODES') as Promise<string>)));
-      if (view.some((m) => !alive.get(m.port))) return false;
-      if (view.reduce((a, m) => a + m.slotCount, 0) !== CLUSTER_SLOTS) return false;
-    }
-    // Every live replica has its master link up (a promotion needs an in-sync replica).
-    for (const port of livePorts()) {
-      const replication = await onNode(port, (r) => r.info('replication'));
-      if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
-    }
-    return true;
-  };
-  const waitHealthy = async (ms = timeoutMs): Promise<void> => {
-    await waitFor('the Redis Cluster healthy (cluster_state:ok, every slot served, replicas linked)', healthy, ms, 100, options.signal);
+  const cli = (args: readonly string[], cliTimeoutMs = 120_000) => runCommand(cliBinary, ['--cluster', ...args], env, cliTimeoutMs);
+  const masters = () => liveMasters(live);
+  const waitHealthy = (ms = timeoutMs) => waitClusterHealthy(live, ms);
+  const server = (port: number) => {
+    const found = servers.get(port);
+    if (!found) throw new Error(`no cluster node on port ${port}`);
+    return found;
   };
   const kill = async (port: number) => {
-    const server = servers.get(port);
-    if (!server) throw new Error(`no cluster node on port ${port}`);
+    const node = server(port);
     alive.set(port, false);
-    await server.kill();
+    await node.kill();
   };
-
   const restart = async (port: number) => {
-    const server = servers.get(port);
-    if (!server) throw new Error(`no cluster node on port ${port}`);
-    await server.restart();
+    await server(port).restart();
     alive.set(port, true);
     await waitHealthy();
   };
 
-  /** A node's view of the slot map: every master's id and slot ranges, or undefined while one of its slots is open. */
-  const slotMapOf = async (port: number): Promise<string | undefined> => {
-    const view = parseClusterNodes(await onNode(port, (r) => r.cluster('NODES') as Promise<string>));
-    if (view.some((n) => n.openSlots > 0)) return undefined;
-    return view
-      .filter((n) => n.flags.includes('master') && n.slots.length > 0)
-      .map((n) => `${n.id}:${n.slots.map(([a, b]) => `${a}-${b}`).join(',')}`)
-      .sort()
-      .join(' ');
-  };
-  const waitAgreed = async (ms = timeoutMs): Promise<void> => {
-    await waitFor(
-      'every cluster node to agree on the slot map (no slot open)',
-      async () => {
-        const maps = await Promise.all(livePorts().map((port) => slotMapOf(port)));
-        return maps.every((m) => m !== undefined && m === maps[0]);
-      },
-      ms,
-      100,
-      options.signal,
-    );
-  };
-
-  const reshard = async (move: { from: number; to: number; slots: number }, ms = 120_000): Promise<string> => {
-    // redis-cli checks the cluster first and refuses while nodes disagree (a previous move still gossiping).
-    await waitAgreed(ms);
-    const now = await masters();
-    const from = now.find((m) => m.port === move.from);
-    const to = now.find((m) => m.port === move.to);
-    if (!from || !to) throw new Error(`reshard: ${from ? move.to : move.from} is not a master with slots`);
-    const output = await cli(
-      [
-        'reshard',
-        `${HOST}:${move.from}`,
-        '--cluster-from',
-        from.id,
-        '--cluster-to',
-        to.id,
-        '--cluster-slots',
-        String(move.slots),
-        // 50 keys a MIGRATE (default 10): a slot is open for less time, and multi-key scripts on it get TRYAGAIN for less time.
-        '--cluster-pipeline',
-        '50',
-        '--cluster-yes',
-      ],
-      ms,
-    );
-    await waitAgreed(ms);
-    return output;
-  };
-
-  const moveSlots = async (slots: readonly number[], to: number, ms = 120_000): Promise<{ slots: number; keys: number }> => {
-    await waitAgreed(ms);
-    const view = await masters();
-    const target = view.find((m) => m.port === to);
-    if (!target) throw new Error(`moveSlots: ${to} is not a master with slots`);
-    const deadline = Date.now() + ms;
-    let moved = 0;
-    let keys = 0;
-    for (const slot of slots) {
-      const source = view.find((m) => m.slots.some(([a, b]) => slot >= a && slot <= b));
-      if (!source) throw new Error(`moveSlots: no master serves slot ${slot}`);
-      if (source.port === to) continue;
-      await onNode(
-        to,
-        (dst) =>
-          onNode(
-            source.port,
-            async (src) => {
-              // The order redis-cli uses: importing first, so an ASK from the owner always finds the target ready.
-              await dst.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', source.id);
-              await src.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', target.id);
-              // New keys of this slot are created on the target (ASK), so the owner's list only shrinks.
-              for (;;) {
-                if (Date.now() > deadline) throw new Error(`moveSlots: slot ${slot} still has keys on ${source.port} after ${ms} ms`);
-                const batch = (await src.call('CLUSTER', 'GETKEYSINSLOT', slot, 100)) as string[];
-                if (batch.length === 0) break;
-                await src.call('MIGRATE', HOST, to, '', 0, 10_000, 'KEYS', ...batch);
-                keys += batch.length;
-              }
-              await dst.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id);
-              await src.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id);
-            },
-            ms,
-          ),
-        ms,
-      );
-      // Every other master learns the new owner now rather than by gossip (fewer MOVED to clients meanwhile).
-      for (const other of view) {
-        if (other.port !== to && other.port !== source.port) await onNode(other.port, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'NODE', target.id));
-      }
-      moved += 1;
-    }
-    await waitAgreed(ms);
-    return { slots: moved, keys };
-  };
-
-  const killMaster = async (index: number) => {
-    const before = await masters();
-    const victim = before[index];
-    if (!victim) throw new Error(`no master #${index} (the cluster has ${before.length})`);
-    const candidates = victim.replicas.filter((p) => alive.get(p));
-    if (candidates.length === 0) throw new Error(`master on port ${victim.port} has no live replica: killing it would leave slots unserved`);
-    await kill(victim.port);
-    const promoted = await waitFor(
-      `a replica of ${victim.port} promoted`,
-      async () => {
-        const now = await masters();
-        const taker = now.find((m) => candidates.includes(m.port) && m.slots[0]?.[0] === victim.slots[0]?.[0]);
-        if (!taker) return undefined;
-        for (const port of livePorts()) {
-          const info = await clusterInfo(port);
-          if (info.cluster_state !== 'ok') return undefined;
-        }
-        return taker.port;
-      },
-      timeoutMs,
-      100,
-      options.signal,
-    );
-    return { killed: victim.port, promoted };
-  };
-
-  try {
-    // Each node's cluster bus gets a free port of its own (the default, port + 10000, may be taken or past 65535).
-    const taken = new Set<number>();
-    const busPorts: number[] = [];
-    while (taken.size < 2 * total) {
-      const port = await freePort();
-      if (taken.has(port)) continue;
-      taken.add(port);
-      if (ports.length < total) ports.push(port);
-      else busPorts.push(port);
-    }
-    const starts = ports.map((port, i) =>
-      startPrivateRedis({
+  /**
+   * One node on a fresh port and a fresh cluster bus port of its own (the default, port + 10000,
+   * may be taken or past 65535), both chosen again when another process takes one first.
+   */
+  const chosen = new Set<number>();
+  const startNode = (i: number) =>
+    retryOnPortTaken(`cluster node ${i}`, async () => {
+      const [port, busPort] = (await freePorts(2 + chosen.size)).filter((p) => !chosen.has(p)) as [number, number];
+      chosen.add(port).add(busPort);
+      const dataDir = join(root, `node-${i}`);
+      // A failed attempt may have written its nodes.conf: the node starts from an empty directory.
+      rmSync(dataDir, { recursive: true, force: true });
+      const started = await startPrivateRedis({
         port,
         group,
         env,
-        dataDir: join(root, `node-${i}`),
+        dataDir,
         persistence: options.persistence ?? 'aof',
-        args: [...nodeArgs, '--cluster-port', String(busPorts[i])],
+        args: [...nodeArgs, '--cluster-port', String(busPort)],
         timeoutMs,
         ...(options.redisServer ? { redisServer: options.redisServer } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
-      }).then((server) => {
-        servers.set(port, server);
-        alive.set(port, true);
-      }),
-    );
-    await Promise.all(starts);
+      });
+      servers.set(port, started);
+      return port;
+    });
+
+  try {
+    const started = await Promise.allSettled(Array.from({ length: total }, (_, i) => startNode(i)));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const r of started) if (r.status === 'fulfilled') ports.push(r.value);
+    for (const port of ports) alive.set(port, true);
     await cli(['create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], timeoutMs);
     await waitHealthy();
   } catch (error) {
@@ -462,14 +210,14 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     nodesEnv: ports.map((p) => `${HOST}:${p}`).join(','),
     masters,
     masterKeys,
-    killMaster,
+    killMaster: (index) => failOverMaster(live, index, kill),
     kill,
     restart,
     waitHealthy,
     cli,
-    reshard,
-    moveSlots,
-    waitAgreed,
+    reshard: (move, ms) => reshardSlots(live, cli, move, ms),
+    moveSlots: (slots, to, ms) => moveClusterSlots(live, slots, to, ms),
+    waitAgreed: (ms = timeoutMs) => waitClusterAgreed(live, ms),
     stop,
   };
 }

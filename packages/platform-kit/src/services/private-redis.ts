@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroup } from '../processes/process-group';
 import type { ManagedProcess } from '../processes/managed-process';
 import { freePort } from './free-port';
+import { ADDRESS_IN_USE, isPortTaken, PortTakenError, retryOnPortTaken } from './port-retry';
 import type { PrivateService } from './private-service';
 import { redisAnswers } from './redis-ping';
 
@@ -16,7 +17,7 @@ export interface PrivateRedis extends PrivateService {
 }
 
 export interface PrivateRedisOptions {
-  /** Default: a free port. */
+  /** Default: a free port (chosen again, a few times, when another process takes it first). A given port taken: PortTakenError. */
   port?: number;
   /** Default: a fresh temporary directory, removed on stop. A given directory is kept. */
   dataDir?: string;
@@ -38,13 +39,37 @@ export interface PrivateRedisOptions {
  * answers PING. Binaries are ensured by the caller once (`ensureBinaries`), not per start.
  */
 export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
-  const port = options.port ?? (await freePort());
+  // A port of our choosing is chosen again when another process takes it first; a given one is the caller's to retry.
+  if (options.port !== undefined) return startOn(options.port, options);
+  return retryOnPortTaken('redis-server', async () => startOn(await freePort(), options));
+}
+
+/** The size of a file, 0 when it does not exist yet. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** redis-server logs to its file, not to stdout: a bind failure is read there, past what earlier starts wrote. */
+function logSays(file: string, from: number, pattern: RegExp): boolean {
+  try {
+    return pattern.test(readFileSync(file).subarray(from).toString());
+  } catch {
+    return false;
+  }
+}
+
+async function startOn(port: number, options: PrivateRedisOptions): Promise<PrivateRedis> {
   const ownDir = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(options.env?.TMPDIR ?? tmpdir(), 'notify-redis-'));
   if (!ownDir) mkdirSync(dir, { recursive: true });
   const group = options.group ?? new ProcessGroup();
   const persistence =
     options.persistence === 'none' ? ['--save', '', '--appendonly', 'no'] : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
+  const logFile = join(dir, 'redis-server.log');
   const args = [
     '--port',
     String(port),
@@ -56,19 +81,26 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     '--maxmemory-policy',
     'noeviction',
     '--logfile',
-    join(dir, 'redis-server.log'),
+    logFile,
     ...(options.args ?? []),
   ];
   const url = `redis://127.0.0.1:${port}`;
   let child: ManagedProcess | undefined;
 
   const launch = async (): Promise<void> => {
+    const logFrom = sizeOf(logFile);
     const proc = group.start({ name: `redis-${port}`, command: options.redisServer ?? 'redis-server', args, env: options.env ?? process.env });
     child = proc;
-    await proc.waitReady(`redis-server on port ${port}`, () => redisAnswers(url, 500), {
-      timeoutMs: options.timeoutMs ?? 30_000,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    try {
+      await proc.waitReady(`redis-server on port ${port}`, () => redisAnswers(url, 500), {
+        timeoutMs: options.timeoutMs ?? 30_000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      if (proc.running || !logSays(logFile, logFrom, ADDRESS_IN_USE)) throw error;
+      group.forget(proc);
+      throw new PortTakenError(`redis-server could not bind its ports (${port}${options.args?.length ? ', or one in its arguments' : ''})`);
+    }
   };
 
   let stopped = false;
@@ -82,7 +114,12 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
   try {
     await launch();
   } catch (error) {
-    await stop();
+    // A taken port leaves nothing running; a shared group is left able to start the next attempt.
+    if (!isPortTaken(error)) await stop();
+    else {
+      if (!options.group) await group.stopAll(0);
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
+    }
     throw error;
   }
   return {
