@@ -22,6 +22,8 @@ import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
+import { receiptEventSink } from './routes/provider-events/receipt-event-sink';
+import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
 export interface RunningApi {
   url: string;
@@ -71,10 +73,12 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     redis,
     partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
+    providers: new Map(config.providerIdentities.map((p) => [p.name, p])),
     suppressionTtlSeconds: config.providerEvents.suppressionTtlSeconds,
     archive: config.history.enabled,
+    history,
     metrics: createReceiptMetrics(registry),
-    events: webhooks.publisher.stepEvents(),
+    events: receiptEventSink(webhooks.publisher),
   });
 
   let draining = false;
@@ -94,7 +98,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
-    providerEvents: { receipts, secrets: config.providerEvents.secrets },
+    providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.

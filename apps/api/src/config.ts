@@ -14,8 +14,10 @@ import {
   toProviderRoutes,
   toRedisTarget,
 } from '@notify/runtime';
+import { loadProviderIdentities } from '@notify/providers';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { parseProviderEventSecrets } from './routes/provider-events';
+import { DEFAULT_SNS_CERT_HOSTS, parseCertHostPatterns } from './routes/provider-events/sns-signature';
 import { loadTrackingConfig } from './tracking';
 
 /** Production keys: long enough that guessing is hopeless (a 32-character random key is ~190 bits). */
@@ -125,6 +127,18 @@ export const apiEnvShape = {
         return z.NEVER;
       }
     }),
+  /** Where SNS message signatures' certificates may come from (SigningCertURL's host; `*` is one DNS label; `http://` for loopback only). */
+  SNS_SIGNING_CERT_HOSTS: z
+    .string()
+    .default(DEFAULT_SNS_CERT_HOSTS)
+    .transform((raw, ctx) => {
+      try {
+        return parseCertHostPatterns(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** How long a hard bounce or complaint suppresses (recipient, channel); the worker's variable of the same name does it for permanent errors. */
   SUPPRESSION_TTL_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_CASCADE_CONFIG.suppressionTtlSeconds),
 };
@@ -175,6 +189,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     breaker: toBreakerConfig(c),
     providerRoutes: toProviderRoutes(c),
     providerKinds: toProviderKinds(c),
+    /** Who may send provider events: each provider's channel and whether its message ids are idempotency keys. */
+    providerIdentities: loadProviderIdentities(c.PROVIDERS_FILE),
+    snsCertHosts: c.SNS_SIGNING_CERT_HOSTS,
     /** Bytes. */
     bodyLimit: c.BODY_LIMIT,
     http: toHttpServerLimits(c),

@@ -25,7 +25,7 @@ import {
   ReceiptService,
   type ChannelGate,
 } from '@notify/pipeline';
-import { ProviderDirectory, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
+import { ProviderDirectory, identityOfAdapter, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
 import { formatPartitionList } from '@notify/core';
 import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
@@ -99,6 +99,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     redis,
     partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
+    providers: new Map(providers.all().map((adapter) => [adapter.name, identityOfAdapter(adapter)])),
     suppressionTtlSeconds: config.cascade.suppressionTtlSeconds,
     archive: config.history.enabled,
     metrics: createReceiptMetrics(registry),
