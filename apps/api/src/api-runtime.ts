@@ -16,13 +16,12 @@ import {
   type ChannelGate,
 } from '@notify/pipeline';
 import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
-import { createWebhookService } from '@notify/webhooks';
+import { createWebhookService, receiptEventSink } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
-import { receiptEventSink } from './routes/provider-events/receipt-event-sink';
 import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
 export interface RunningApi {

@@ -1,5 +1,6 @@
 import type { ReceiptEventSink } from '@notify/pipeline';
-import { notificationEvent, type WebhookPublisher } from '@notify/webhooks';
+import { notificationEvent } from './events';
+import type { WebhookPublisher } from './publisher';
 
 /**
  * The tenant events provider events announce: through the step hook for a notification still in
