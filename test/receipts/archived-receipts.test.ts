@@ -30,7 +30,9 @@ beforeAll(async () => {
     env: { PROVIDER_EVENT_SECRETS: `email:${EMAIL_SECRET},sms:${SMS_SECRET}`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' },
   });
   receiver = await startReceiver();
-  const created = await api().post('/v1/webhooks').send({ url: receiver.url, events: ['notification.bounced'] });
+  const created = await api()
+    .post('/v1/webhooks')
+    .send({ url: receiver.url, events: ['notification.bounced'] });
   expect(created.status).toBe(201);
 }, 120_000);
 
@@ -72,7 +74,13 @@ it('a hard bounce 10 minutes (scaled) after archival: the history row is bounced
   // The scenario is the delay itself: the bounce comes well after the record left Redis.
   await delay(LATE_MS);
 
-  const bounce = { eventId: 'late-bounce-1', type: 'bounced', bounceType: 'hard', providerMessageId: `notify-${sent.id}`, detail: 'smtp; 550 5.1.1 user unknown' };
+  const bounce = {
+    eventId: 'late-bounce-1',
+    type: 'bounced',
+    bounceType: 'hard',
+    providerMessageId: `notify-${sent.id}`,
+    detail: 'smtp; 550 5.1.1 user unknown',
+  };
   const res = await events('email', EMAIL_SECRET).send(bounce);
   expect([res.status, res.body]).toEqual([200, { status: 'applied', notificationId: sent.id, notificationStatus: 'bounced' }]);
 

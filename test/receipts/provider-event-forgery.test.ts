@@ -21,7 +21,11 @@ beforeAll(async () => {
   platform = await startTestPlatform({
     workerCount: 1,
     simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
-    env: { PROVIDER_EVENT_SECRETS: Object.entries(SECRETS).map(([name, secret]) => `${name}:${secret}`).join(',') },
+    env: {
+      PROVIDER_EVENT_SECRETS: Object.entries(SECRETS)
+        .map(([name, secret]) => `${name}:${secret}`)
+        .join(','),
+    },
   });
   redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
 }, 60_000);

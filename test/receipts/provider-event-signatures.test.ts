@@ -120,7 +120,11 @@ describe('SNS message signatures', () => {
   };
   const bounceOf = (id: string) => JSON.stringify({ notificationType: 'Bounce', mail: { messageId: `notify-${id}` }, bounce: { bounceType: 'Permanent' } });
   const post = (message: Record<string, string>) =>
-    request(platform.api.url).post('/v1/providers/email/events').auth('sns', EMAIL_SECRET).set('content-type', 'text/plain; charset=UTF-8').send(JSON.stringify(message));
+    request(platform.api.url)
+      .post('/v1/providers/email/events')
+      .auth('sns', EMAIL_SECRET)
+      .set('content-type', 'text/plain; charset=UTF-8')
+      .send(JSON.stringify(message));
 
   it('SignatureVersion 2 and 1 with the allowed certificate are applied (the certificate downloaded once)', async () => {
     const a = await deliver('sns-v2', 'email');
@@ -148,10 +152,7 @@ describe('SNS message signatures', () => {
     }
     expect((await view(v.id)).status).toBe('delivered');
     // The signed message without the shared secret: SNS signs for any AWS account, so the secret still authenticates the subscription.
-    const unauthenticated = await request(platform.api.url)
-      .post('/v1/providers/email/events')
-      .set('content-type', 'text/plain')
-      .send(JSON.stringify(good));
+    const unauthenticated = await request(platform.api.url).post('/v1/providers/email/events').set('content-type', 'text/plain').send(JSON.stringify(good));
     expect(unauthenticated.status).toBe(401);
     expect((await post(good)).body).toMatchObject({ status: 'applied', notificationStatus: 'bounced' });
   }, 60_000);

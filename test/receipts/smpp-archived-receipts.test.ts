@@ -18,7 +18,12 @@ let running: HistoryPlatform;
 
 beforeAll(async () => {
   smsc = await LoopbackSmsc.start({ systemId: 'notify', password: SMPP_PASSWORD, onSubmit: () => ({ answer: 'now' }) });
-  const file = writeProvidersFile(['  - kind: smpp', '    name: sms-smpp', '    url: "smpp://notify:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"', '    sourceAddr: Notify']);
+  const file = writeProvidersFile([
+    '  - kind: smpp',
+    '    name: sms-smpp',
+    '    url: "smpp://notify:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"',
+    '    sourceAddr: Notify',
+  ]);
   running = await startHistoryPlatform('smpp_late_receipts', { workerCount: 1, env: { PROVIDERS_FILE: file, SMPP_PASSWORD, SMPP_PORT: String(smsc.port) } });
 }, 120_000);
 
@@ -28,7 +33,10 @@ afterAll(async () => {
 });
 
 it('a deliver_sm receipt 10 minutes (scaled) after archival is recorded on the history row', async () => {
-  const id = await postNotification(running.platform.api.url, oneChannel('sms', 'smpp-late-1', 'smpp-late-1', '+905554440011', { title: 'Kod', body: 'Kodunuz 4821' }));
+  const id = await postNotification(
+    running.platform.api.url,
+    oneChannel('sms', 'smpp-late-1', 'smpp-late-1', '+905554440011', { title: 'Kod', body: 'Kodunuz 4821' }),
+  );
   expect((await waitTerminal(running.platform.redis.url, id)).status).toBe('delivered');
   const o = { redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT };
   await waitAllArchived(o, [id], 60_000);
@@ -36,10 +44,20 @@ it('a deliver_sm receipt 10 minutes (scaled) after archival is recorded on the h
   await delay(10 * 60_000 * TEST_TIME_SCALE);
   const submit = smsc.submits.find((s) => s.destinationAddr === '905554440011')!;
   await smsc.sendReceipt({ messageId: submit.messageId, stat: 'DELIVRD' });
-  const row = await waitFor('the receipt on the history row', async () => {
-    const v = await running.store.get(TENANT, id);
-    return v?.attempts[0]?.receipt ? v : undefined;
-  }, 20_000, 100);
+  const row = await waitFor(
+    'the receipt on the history row',
+    async () => {
+      const v = await running.store.get(TENANT, id);
+      return v?.attempts[0]?.receipt ? v : undefined;
+    },
+    20_000,
+    100,
+  );
   expect(row).toMatchObject({ status: 'delivered' });
-  expect(row.attempts[0]).toMatchObject({ provider: 'sms-smpp', providerMessageId: submit.messageId, receipt: 'delivered', receiptDetail: expect.stringContaining('stat:DELIVRD') });
+  expect(row.attempts[0]).toMatchObject({
+    provider: 'sms-smpp',
+    providerMessageId: submit.messageId,
+    receipt: 'delivered',
+    receiptDetail: expect.stringContaining('stat:DELIVRD'),
+  });
 }, 120_000);

@@ -21,11 +21,7 @@ const UPDATE = `UPDATE history_notifications SET finished_ms = $3, status = $4, 
  * one after the other. Undefined when the history does not hold `id`. A throw from `change` (or
  * a failed write) rolls back and is thrown on.
  */
-export async function updateArchivedRecord<T>(
-  pool: pg.Pool,
-  id: string,
-  change: (record: HistoryRecord) => Promise<RecordChange<T>>,
-): Promise<T | undefined> {
+export async function updateArchivedRecord<T>(pool: pg.Pool, id: string, change: (record: HistoryRecord) => Promise<RecordChange<T>>): Promise<T | undefined> {
   if (!ID.test(id)) return undefined;
   const client = await pool.connect();
   // A checked-out client's error (PostgreSQL gone mid-transaction) is not the pool's to catch: the query rejects with it.

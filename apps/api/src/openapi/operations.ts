@@ -257,7 +257,8 @@ export const OPERATIONS: readonly Operation[] = [
     ok: {
       200: { description: 'applied, duplicate or ignored.', schema: 'ProviderEventResult' },
       202: {
-        description: 'unmatched: no notification this provider sent has that message id; refused: another provider made that attempt (acknowledged so the provider does not retry).',
+        description:
+          'unmatched: no notification this provider sent has that message id; refused: another provider made that attempt (acknowledged so the provider does not retry).',
         schema: 'ProviderEventResult',
       },
     },

@@ -26,7 +26,12 @@ export type ArchivedReceiptResult = { result: ApplyReceiptResult; mismatch: bool
  * row's write fails, so the provider's retry is applied; the suppression is set before the commit
  * (a repeat of it is harmless, a missing one is not).
  */
-export async function applyArchivedReceipt(deps: ArchivedReceiptDeps, id: string, event: ProviderEvent, provider: ProviderIdentity): Promise<ArchivedReceiptResult> {
+export async function applyArchivedReceipt(
+  deps: ArchivedReceiptDeps,
+  id: string,
+  event: ProviderEvent,
+  provider: ProviderIdentity,
+): Promise<ArchivedReceiptResult> {
   const partition = partitionOfId(id, deps.partitions);
   const eventKey = receiptEventKey(event.provider, id, event.eventId, partition);
   let claimed = false;

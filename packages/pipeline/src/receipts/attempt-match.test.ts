@@ -6,8 +6,11 @@ const email: ProviderIdentity = { name: 'email-ses', kind: 'smtp', channel: 'ema
 const attempt = (step: number, fields: Partial<AttemptRecord>): AttemptRecord => ({ step, channel: 'email', kind: 'send', startedAt: step, ...fields });
 
 describe('matchAttempt', () => {
-  it("picks the newest attempt that provider made on its channel with the message id", () => {
-    const attempts = [attempt(1, { provider: 'email-ses', providerMessageId: 'm-1' }), attempt(2, { provider: 'email-ses', kind: 'reconcile', providerMessageId: 'm-1' })];
+  it('picks the newest attempt that provider made on its channel with the message id', () => {
+    const attempts = [
+      attempt(1, { provider: 'email-ses', providerMessageId: 'm-1' }),
+      attempt(2, { provider: 'email-ses', kind: 'reconcile', providerMessageId: 'm-1' }),
+    ];
     expect(matchAttempt(attempts, 'm-1', email)).toEqual({ attempt: attempts[1] });
   });
 

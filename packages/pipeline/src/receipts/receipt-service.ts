@@ -65,7 +65,11 @@ export class ReceiptService {
     const type = result.after !== result.before ? EVENT_OF[result.after] : undefined;
     if (type && this.deps.events) {
       try {
-        await this.deps.events.publish({ type, notificationId: result.notificationId, ...(archived ? { archived: { tenant: archived.tenant, view: publicView(archived) } } : {}) });
+        await this.deps.events.publish({
+          type,
+          notificationId: result.notificationId,
+          ...(archived ? { archived: { tenant: archived.tenant, view: publicView(archived) } } : {}),
+        });
       } catch (error) {
         this.deps.logger.warn({ err: error, notificationId: result.notificationId, type }, 'webhook event not published');
       }

@@ -110,4 +110,3 @@ function optionalAt(raw: string | undefined): { at?: number } {
   const at = time(raw);
   return at === undefined ? {} : { at };
 }
-

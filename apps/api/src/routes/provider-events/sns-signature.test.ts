@@ -2,7 +2,16 @@ import { DEFAULT_SNS_CERT_HOSTS, SnsSignatureVerifier, parseCertHostPatterns, sn
 
 describe('SNS_SIGNING_CERT_HOSTS', () => {
   const verifier = new SnsSignatureVerifier({ hosts: parseCertHostPatterns(DEFAULT_SNS_CERT_HOSTS), fetchPem: () => Promise.reject(new Error('not fetched')) });
-  const signed = (url: string) => ({ Type: 'Notification', Message: 'm', MessageId: 'i', Timestamp: 't', TopicArn: 'a', SignatureVersion: '2', Signature: 'c2ln', SigningCertURL: url });
+  const signed = (url: string) => ({
+    Type: 'Notification',
+    Message: 'm',
+    MessageId: 'i',
+    Timestamp: 't',
+    TopicArn: 'a',
+    SignatureVersion: '2',
+    Signature: 'c2ln',
+    SigningCertURL: url,
+  });
   const reason = async (url: string) => ((await verifier.verify(signed(url)).catch((e: Error) => e)) as Error).message;
 
   it('the default allows https certificates of SNS in any region and nothing that only looks like it', async () => {

@@ -109,7 +109,8 @@ export class SnsSignatureVerifier {
     if (typeof message.Signature !== 'string' || message.Signature === '') throw refused('Signature', 'is missing');
     const canonical = snsCanonicalString(message);
     const key = await this.#certificateKey(message.SigningCertURL);
-    if (!verify(algorithm, Buffer.from(canonical, 'utf8'), key, Buffer.from(message.Signature, 'base64'))) throw refused('Signature', 'does not match the message');
+    if (!verify(algorithm, Buffer.from(canonical, 'utf8'), key, Buffer.from(message.Signature, 'base64')))
+      throw refused('Signature', 'does not match the message');
   }
 
   #allowed(raw: unknown): URL {
@@ -121,7 +122,8 @@ export class SnsSignatureVerifier {
     }
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     const ok = this.options.hosts.some((p) => p.protocol === url.protocol && p.host.test(url.hostname) && p.port === port);
-    if (!ok || url.username || url.password || !url.pathname.endsWith('.pem')) throw refused('SigningCertURL', 'is not an allowed certificate source (SNS_SIGNING_CERT_HOSTS)');
+    if (!ok || url.username || url.password || !url.pathname.endsWith('.pem'))
+      throw refused('SigningCertURL', 'is not an allowed certificate source (SNS_SIGNING_CERT_HOSTS)');
     return url;
   }
 

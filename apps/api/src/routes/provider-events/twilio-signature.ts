@@ -17,7 +17,9 @@ export function twilioSignature(secret: string, url: string, params: Readonly<Re
       return values.map((v) => `${name}${v}`).join('');
     })
     .join('');
-  return createHmac('sha1', secret).update(url + data, 'utf8').digest('base64');
+  return createHmac('sha1', secret)
+    .update(url + data, 'utf8')
+    .digest('base64');
 }
 
 const first = (header: string | undefined) => header?.split(',')[0]?.trim() || undefined;
