@@ -61,7 +61,7 @@ async function deliver(recipientId: string, preferences: string[]): Promise<Noti
       content: { title: 'Merhaba', body: 'Siparişiniz yolda.' },
     });
   expect(res.status).toBe(202);
-  const [done] = await waitAllTerminal(running.platform.redis.url, [res.body.id as string], 30_000);
+  const [done] = await waitAllTerminal(running.platform.redis.url, [res.body.id as string], 60_000);
   return done!;
 }
 
