@@ -17,6 +17,7 @@ function fakeStore(overrides: Partial<HistoryStore> = {}): HistoryStore & { clos
     insertBatch: () => Promise.resolve(),
     get: () => Promise.resolve(undefined as NotificationView | undefined),
     list: () => Promise.resolve(PAGE),
+    update: () => Promise.resolve(undefined),
     maintainPartitions: () => Promise.resolve(),
     ping: () => Promise.resolve(),
     close: () => {

@@ -49,7 +49,7 @@ describe('SimulatorAdapter against the simulators provider app', () => {
   it('declares what the simulators promise', () => {
     const sms = adapter('sms');
     expect(sms).toMatchObject({ kind: 'simulator', name: 'sms-sim', channel: 'sms' });
-    expect(sms.capabilities).toEqual({ idempotencyKey: true, lookup: true, receipts: false });
+    expect(sms.capabilities).toEqual({ idempotencyKey: true, lookup: true, receipts: false, echoesIdempotencyKey: true });
   });
 
   it('delivers once and replays the same idempotency key without a second delivery', async () => {

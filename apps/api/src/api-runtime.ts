@@ -16,12 +16,13 @@ import {
   type ChannelGate,
 } from '@notify/pipeline';
 import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
-import { createWebhookService } from '@notify/webhooks';
+import { createWebhookService, receiptEventSink } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
+import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
 export interface RunningApi {
   url: string;
@@ -71,10 +72,12 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     redis,
     partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
+    providers: new Map(config.providerIdentities.map((p) => [p.name, p])),
     suppressionTtlSeconds: config.providerEvents.suppressionTtlSeconds,
     archive: config.history.enabled,
+    history,
     metrics: createReceiptMetrics(registry),
-    events: webhooks.publisher.stepEvents(),
+    events: receiptEventSink(webhooks.publisher),
   });
 
   let draining = false;
@@ -94,7 +97,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
-    providerEvents: { receipts, secrets: config.providerEvents.secrets },
+    providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.

@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
-import type { IntakeService, ReceiptService, RecipientStore } from '@notify/pipeline';
+import type { IntakeService, RecipientStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -13,7 +13,7 @@ import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
 import { acceptOne, notificationsRouter } from './routes/notifications';
-import { providerEventsRouter, type ProviderEventSecrets } from './routes/provider-events';
+import { providerEventsRouter, type ProviderEventsDeps } from './routes/provider-events';
 import { recipientsRouter } from './routes/recipients';
 import { webhooksRouter } from './routes/webhooks';
 
@@ -38,7 +38,7 @@ export interface AppDeps {
   /** Tenant webhooks (`/v1/webhooks`); without it the routes are not served. */
   webhooks?: { service: WebhookService; config: Pick<WebhookConfig, 'maxEndpoints'> };
   /** Provider events in (`/v1/providers/:provider/events`, docs/provider-events.md) and the suppression lift; without it neither is served. */
-  providerEvents?: { receipts: ReceiptService; secrets: ProviderEventSecrets };
+  providerEvents?: Omit<ProviderEventsDeps, 'bodyLimit'>;
 }
 
 /** The HTTP application, separate from listen() so tests drive it with supertest. */

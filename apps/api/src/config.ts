@@ -15,9 +15,11 @@ import {
   toRedisTarget,
   type EnvRenames,
 } from '@notify/runtime';
+import { loadProviderIdentities } from '@notify/providers';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { apiKeysEnv, keyRuleIssues, type KeyEntry } from './key-rules';
 import { parseProviderEventSecrets } from './routes/provider-events';
+import { DEFAULT_SNS_CERT_HOSTS, parseCertHostPatterns } from './routes/provider-events/sns-signature';
 import { loadTrackingConfig } from './tracking';
 
 export { PRODUCTION_KEY_LENGTH, PRODUCTION_KEY_VARIETY } from './key-rules';
@@ -138,6 +140,22 @@ export const apiOwnEnvShape = {
     defaultText: 'none',
     mustSet: 'one secret per provider that posts events (`name:secret,...`, 32+ random characters each)',
   }),
+  SNS_SIGNING_CERT_HOSTS: z
+    .string()
+    .default(DEFAULT_SNS_CERT_HOSTS)
+    .transform((raw, ctx) => {
+      try {
+        return parseCertHostPatterns(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .meta({
+      description:
+        "Where Amazon SNS message signatures' certificates may be downloaded from: host patterns of `SigningCertURL`, comma-separated, `*` standing for one DNS label; `http://` is allowed for loopback hosts only.",
+      defaultText: '`sns.*.amazonaws.com,sns.*.amazonaws.com.cn`',
+    }),
   PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -205,6 +223,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     breaker: toBreakerConfig(c),
     providerRoutes: toProviderRoutes(c),
     providerKinds: toProviderKinds(c),
+    /** Who may send provider events: each provider's channel and whether its message ids are idempotency keys. */
+    providerIdentities: loadProviderIdentities(c.PROVIDERS_FILE),
+    snsCertHosts: c.SNS_SIGNING_CERT_HOSTS,
     /** Bytes. */
     bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),

@@ -13,6 +13,8 @@ export interface HistoryAccess {
   list(tenant: string, filter: ListFilter): Promise<ListPage>;
   /** Undefined when not in the history (or the history is disabled); throws a 503 NotifyError when it does not answer. */
   get(tenant: string, id: string): Promise<NotificationView | undefined>;
+  /** A provider event for an archived notification (HistoryStore.update); undefined when not in the history (or disabled); throws a 503 NotifyError when it does not answer. */
+  update: HistoryStore['update'];
   /** Whether list() can answer now (for the start-up log and tests). */
   readonly state: 'disabled' | 'connecting' | 'open';
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export function disabledHistory(): HistoryAccess {
         unavailable('the notification history is disabled on this deployment (HISTORY_ENABLED=false): only GET /v1/notifications/{id} answers, from Redis'),
       ),
     get: () => Promise.resolve(undefined),
+    update: () => Promise.resolve(undefined),
     close: () => Promise.resolve(),
   };
 }
@@ -124,6 +127,7 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
     },
     list: (tenant, filter) => call('list', (s) => s.list(tenant, filter)),
     get: (tenant, id) => call('get', (s) => s.get(tenant, id)),
+    update: (id, change) => call('update', (s) => s.update(id, change)),
     close: async () => {
       closed = true;
       clearTimeout(timer);

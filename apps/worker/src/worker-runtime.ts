@@ -25,10 +25,10 @@ import {
   ReceiptService,
   type ChannelGate,
 } from '@notify/pipeline';
-import { ProviderDirectory, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
+import { ProviderDirectory, identityOfAdapter, kindsDifferInWhatTheyCarry, providerCarries } from '@notify/providers';
 import { formatPartitionList } from '@notify/core';
 import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
-import { WebhookDeliveryWorker, WebhookSender, createWebhookService } from '@notify/webhooks';
+import { WebhookDeliveryWorker, WebhookSender, createWebhookService, receiptEventSink } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
 
 export interface RunningWorker {
@@ -94,15 +94,22 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
     coalesce,
   });
+  const historyStore =
+    config.history.enabled && config.archiver.enabled
+      ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
+      : undefined;
   // Receipts pushed over an adapter's own connection (SMPP deliver_sm) are applied like the api's provider events (docs/provider-events.md).
   const receipts = new ReceiptService({
     redis,
     partitions: config.partitions,
     logger: logger.child({ component: 'receipts' }),
+    providers: new Map(providers.all().map((adapter) => [adapter.name, identityOfAdapter(adapter)])),
     suppressionTtlSeconds: config.cascade.suppressionTtlSeconds,
     archive: config.history.enabled,
+    // A receipt for a message archived already updates its history row.
+    ...(historyStore ? { history: historyStore } : {}),
     metrics: createReceiptMetrics(registry),
-    events: webhooks.publisher.stepEvents(),
+    events: receiptEventSink(webhooks.publisher),
   });
   for (const adapter of providers.all()) {
     adapter.onReceipt?.((receipt) => {
@@ -134,10 +141,6 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       new IntakeSweeper({ redis, queues, partition, logger: logger.child({ component: 'intake-sweeper', partition }), config: config.intakeSweep }),
   );
   for (const sweeper of sweepers) sweeper.start();
-  const historyStore =
-    config.history.enabled && config.archiver.enabled
-      ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
-      : undefined;
   const archivers: Archiver[] = [];
   if (historyStore) {
     const backlog = async () => (await Promise.all(archivers.map((a) => a.backlog()))).reduce((sum, n) => sum + n, 0);

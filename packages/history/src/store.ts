@@ -9,8 +9,9 @@ import { listQuery, SELECT } from './list-query';
 import { runMigrations } from './migrate';
 import { dayOf, ensurePartitions, maintain } from './partitions';
 import { fromRow, toRow, type HistoryRow } from './record-codec';
+import { updateArchivedRecord } from './record-update';
 import { TenantIds } from './tenant-ids';
-import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage } from './types';
+import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage, RecordChange } from './types';
 
 const ID = /^[0-9a-f]{32}$/;
 
@@ -170,6 +171,10 @@ class PgHistoryStore implements HistoryStore {
       items: page.map((r) => fromRow(rowOf(r))),
       ...(rows.length > limit && last ? { nextCursor: encodeCursor({ acceptedAtUs: Number(last.us), id: last.hex_id }) } : {}),
     };
+  }
+
+  update<T>(id: string, change: (record: HistoryRecord) => Promise<RecordChange<T>>): Promise<T | undefined> {
+    return updateArchivedRecord(this.pool, id, change);
   }
 
   async maintainPartitions(nowMs: number): Promise<void> {

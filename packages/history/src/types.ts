@@ -38,10 +38,22 @@ export interface HistoryStore {
   get(tenant: string, id: string): Promise<NotificationView | undefined>;
   /** Keyset pagination, newest first, stable under inserts; a bad cursor throws InvalidCursorError (isInvalidCursorError). */
   list(tenant: string, filter: ListFilter): Promise<ListPage>;
+  /**
+   * The archived record `id` of any tenant, its row locked while `change` decides (a provider event
+   * arriving after archival, docs/provider-events.md); the record `change` returns replaces it, in
+   * one transaction. Undefined when the history does not hold `id`.
+   */
+  update<T>(id: string, change: (record: HistoryRecord) => Promise<RecordChange<T>>): Promise<T | undefined>;
   /** Creates the partitions ahead (today + N days) and drops those older than the retention. */
   maintainPartitions(nowMs: number): Promise<void>;
   ping(signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What an update decided: the record to store instead (none: unchanged) and what to answer. */
+export interface RecordChange<T> {
+  record?: HistoryRecord;
+  result: T;
 }
 
 export interface HistoryOptions {

@@ -1,7 +1,7 @@
 import { openHistoryStore, type HistoryOptions, type HistoryRecord, type HistoryStore } from '@notify/history';
 
 /** The history store as the archiver uses it: opened on first use, and opened again after a failed open. */
-export interface LazyHistoryStore extends Pick<HistoryStore, 'insertBatch'> {
+export interface LazyHistoryStore extends Pick<HistoryStore, 'insertBatch' | 'update'> {
   close(): Promise<void>;
 }
 
@@ -24,6 +24,10 @@ export function lazyHistoryStore(options: HistoryOptions, open: (o: HistoryOptio
     async insertBatch(records: readonly HistoryRecord[]) {
       if (closed) throw new Error('history store closed');
       await (await store()).insertBatch(records);
+    },
+    async update(id, change) {
+      if (closed) throw new Error('history store closed');
+      return (await store()).update(id, change);
     },
     async close() {
       closed = true;

@@ -13,6 +13,12 @@ export interface ProviderCapabilities {
   lookup: boolean;
   /** The provider reports later what became of a message (SMPP deliver_sm, HTTP SMS status callbacks, bounces). */
   receipts: boolean;
+  /**
+   * The provider answers the idempotency key it was given (`notify-<id>`) as its message id, so
+   * that id names the notification by itself. Only such a provider's events may name a
+   * notification that way: for any other, a `notify-` id is not one it issued. Default false.
+   */
+  echoesIdempotencyKey?: boolean;
   /** The largest payload the provider accepts, in bytes, after any encoding the protocol adds. */
   maxPayloadBytes?: number;
 }

@@ -9,3 +9,4 @@ export * from './publisher';
 export * from './listening-cache';
 export * from './delivery-worker';
 export * from './service';
+export * from './receipt-event-sink';

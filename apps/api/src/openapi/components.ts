@@ -18,7 +18,7 @@ import {
   webhookRetrySchema,
   providerEventResultSchema,
 } from './response-schemas';
-import { genericProviderEventSchema } from '../routes/provider-events';
+import { genericProviderEventSchema } from '../routes/provider-events/event-shapes';
 
 /** Every schema the document names, by its component name. */
 export const NAMED_SCHEMAS = {

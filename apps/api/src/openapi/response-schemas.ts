@@ -204,10 +204,11 @@ export const webhookRetrySchema = z.strictObject({
 /** POST /v1/providers/{provider}/events (docs/provider-events.md). */
 export const providerEventResultSchema = z.strictObject({
   status: z
-    .enum(['applied', 'duplicate', 'unmatched', 'ignored'])
+    .enum(['applied', 'duplicate', 'unmatched', 'refused', 'ignored'])
     .describe(
-      'applied: recorded (and settled what it settles); duplicate: this event id was applied before; unmatched (202): no notification has that message id; ignored: not a final event.',
+      'applied: recorded (and settled what it settles); duplicate: this event id was applied to this notification before; unmatched (202): no notification this provider sent has that message id; refused (202): the message id is on an attempt another provider made; ignored: not a final event.',
     ),
+  reason: z.literal('provider mismatch').optional().describe('Why it was refused (refused only).'),
   notificationId: z.string().optional(),
   notificationStatus: status.optional().describe('The notification status after the event (applied only).'),
 });

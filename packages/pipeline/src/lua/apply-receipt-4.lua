@@ -1,11 +1,13 @@
 --[[
   Applies one provider event (a receipt, a bounce, a complaint) to the attempt that sent the
   message, and settles what it settles (docs/provider-events.md). Every key is on the
-  notification's partition; the event-id key makes the same event twice one change.
+  notification's partition; the event-id key makes the same event twice one change. Only the
+  provider that made the attempt may change it: its name and channel are checked here, in the
+  same step as the change, so an event authenticated as one provider never moves another's.
 
   KEYS[1] notification record hash
   KEYS[2] suppression key of (recipient, the attempt's channel)
-  KEYS[3] event-id key of (provider, event id) (SET NX with a TTL)
+  KEYS[3] event-id key of (provider, notification, event id) (SET NX with a TTL)
   KEYS[4] archive queue (sorted set id -> when it became terminal, ms)
 
   ARGV[1] provider message id   ARGV[2] kind (delivered | undeliverable | expired | bounced | complained)
@@ -13,12 +15,14 @@
   ARGV[5] detail (short)   ARGV[6] now (ms)   ARGV[7] suppression TTL (s, 0 = off)
   ARGV[8] event-id key TTL (s)   ARGV[9] archive (1: history on | 0)   ARGV[10] notification id
   ARGV[11] step of the attempt that carries ARGV[1]
+  ARGV[12] provider the event authenticated as   ARGV[13] that provider's channel
 
   Returns { code, detail... }
     0 applied     { 0, status after, status before, channel, suppressed (1 | 0) }
     2 duplicate   this event was applied already
     3 unmatched   no attempt of the record carries that message id
     4 missing     no record
+    5 mismatch    the attempt was made by another provider or on another channel: nothing changed
 ]]
 --- @include "is-terminal"
 --- @include "erase-addresses"
@@ -28,6 +32,8 @@ local raw = redis.call('HGET', KEYS[1], attemptField)
 if not raw then return { 3 } end
 local attempt = cjson.decode(raw)
 if attempt['providerMessageId'] ~= ARGV[1] then return { 3 } end
+-- Attempts recorded before providers had names carry none: theirs is the channel's default simulator.
+if (attempt['provider'] or attempt['channel']) ~= ARGV[12] or attempt['channel'] ~= ARGV[13] then return { 5 } end
 if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[8]) == false then return { 2 } end
 
 local kind = ARGV[2]

@@ -1,2 +1,3 @@
 export * from './keys';
+export * from './receipt-types';
 export * from './receipt-service';

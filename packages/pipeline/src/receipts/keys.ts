@@ -15,9 +15,13 @@ export function receiptIndexKey(provider: string, providerMessageId: string): st
   return `${RECEIPT_INDEX_PREFIX}:pm:${provider}:${digest(providerMessageId)}`;
 }
 
-/** The event-id key of one provider event, on the notification's partition (written by apply-receipt-4 with SET NX). */
-export function receiptEventKey(provider: string, eventId: string, partition = 0): string {
-  return `${partitionTag(partition)}:rev:${digest(`${provider}\n${eventId}`)}`;
+/**
+ * The event-id key of one provider event for one notification, on its partition (SET NX by
+ * apply-receipt-4, or by the archived path): per provider AND notification, so one provider's
+ * event id never shadows another's, nor the same id naming two messages.
+ */
+export function receiptEventKey(provider: string, notificationId: string, eventId: string, partition = 0): string {
+  return `${partitionTag(partition)}:rev:${digest(`${provider}\n${notificationId}\n${eventId}`)}`;
 }
 
 /** RECEIPT_INDEX_TTL_SECONDS' default: 30 days (bounces and complaints come late; receipts within days). */
@@ -28,7 +32,8 @@ export const RECEIPT_EVENT_TTL_SECONDS = 7 * 86_400;
 
 /**
  * The notification a provider message id names by itself: a provider that answers with the
- * idempotency key it was given (the simulators) needs no index entry.
+ * idempotency key it was given (the simulators) needs no index entry. Only for the events of a
+ * provider that declares it does (ProviderCapabilities.echoesIdempotencyKey).
  */
 export function notificationIdOfMessage(providerMessageId: string): string | undefined {
   return /^notify-([0-9a-f]{32})$/.exec(providerMessageId)?.[1];

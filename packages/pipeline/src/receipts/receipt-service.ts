@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Logger } from 'pino';
 import {
   archiveQueueKey,
   notificationKey,
@@ -10,74 +9,41 @@ import {
   suppressionKey,
   type Channel,
   type NotificationStatus,
-  type ReceiptKind,
+  type NotificationView,
 } from '@notify/core';
-import type { ReceiptMetrics } from '@notify/metrics';
-import type { RedisClient } from '@notify/runtime';
+import type { HistoryRecord } from '@notify/history';
+import type { ProviderIdentity } from '@notify/providers';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { recordAttempts, type RecordFields } from '../notification-record';
 import { decodeReply, text } from '../scripts/script-reply';
+import { applyArchivedReceipt, type ArchivedReceiptResult } from './archived-receipt';
+import { matchAttempt, unapplied } from './attempt-match';
 import { RECEIPT_EVENT_TTL_SECONDS, notificationIdOfMessage, receiptEventKey, receiptIndexKey } from './keys';
+import type { ApplyReceiptResult, ProviderEvent, ReceiptEventType, ReceiptServiceDeps } from './receipt-types';
 
 /** apply-receipt-4.lua's return codes (its header lists the same). */
-export const APPLY_RECEIPT_CODES = { applied: 0, duplicate: 2, unmatched: 3, missing: 4 } as const;
+export const APPLY_RECEIPT_CODES = { applied: 0, duplicate: 2, unmatched: 3, missing: 4, mismatch: 5 } as const;
 export const RECEIPT_SCRIPTS = ['apply-receipt-4'] as const;
 const LUA_DIR = join(__dirname, '..', 'lua');
 
-/** One provider event, whatever format it came in (docs/provider-events.md). */
-export interface ProviderEvent {
-  /** The configured provider name (`sms-http`, `email-ses`...): the index is per provider. */
-  provider: string;
-  providerMessageId: string;
-  kind: ReceiptKind;
-  /** Bounces only: a soft (transient) bounce is recorded and changes nothing else. Default hard. */
-  bounceType?: 'hard' | 'soft';
-  /** When the provider says it happened (ms); default now. */
-  at?: number;
-  /** Short provider text (`stat:DELIVRD err:000`, an SMTP diagnostic code); cut to 200 characters. */
-  detail?: string;
-  /** The provider's id of this event: the same id twice is one change. */
-  eventId: string;
-}
-
-export type ApplyReceiptResult =
-  | { status: 'applied'; notificationId: string; before: NotificationStatus; after: NotificationStatus; channel: Channel; suppressed: boolean }
-  | { status: 'duplicate'; notificationId: string }
-  | { status: 'unmatched' };
-
-/** The tenant event a status change announces (the webhooks publisher's step-event sink fits). */
-export interface ReceiptEventSink {
-  publish(event: {
-    type: 'notification.bounced' | 'notification.complained' | 'notification.delivered' | 'notification.failed';
-    notificationId: string;
-  }): Promise<void>;
-}
-
-export interface ReceiptServiceDeps {
-  redis: RedisClient;
-  logger: Logger;
-  /** PARTITIONS; unset: the count recorded in Redis by the first process (platformSettingsKey), else 1. */
-  partitions?: number;
-  /** SUPPRESSION_TTL_SECONDS: a hard bounce or complaint suppresses (recipient, channel) this long; 0 turns it off. */
-  suppressionTtlSeconds: number;
-  /** History on: a record a receipt settles joins the archive queue. */
-  archive?: boolean;
-  metrics?: ReceiptMetrics;
-  events?: ReceiptEventSink;
-  now?: () => number;
-}
-
-const EVENT_OF: Partial<Record<NotificationStatus, 'notification.bounced' | 'notification.complained' | 'notification.delivered' | 'notification.failed'>> = {
+const EVENT_OF: Partial<Record<NotificationStatus, ReceiptEventType>> = {
   bounced: 'notification.bounced',
   complained: 'notification.complained',
   delivered: 'notification.delivered',
   failed: 'notification.failed',
 };
 
+/** The status object as the api shows it: no tenant, no address hashes. */
+function publicView({ tenant: _tenant, addressHashes: _hashes, ...view }: HistoryRecord): NotificationView {
+  return view;
+}
+
 /**
  * Applies provider events (the api's `POST /v1/providers/:provider/events` and the worker's
- * SMPP receipts): finds the notification by the receipt index, then one Lua script on its
- * partition records the receipt on the attempt and settles what it settles.
+ * SMPP receipts): finds the notification by the receipt index (or by the message id itself, for
+ * a provider that echoes idempotency keys), then one Lua script on its partition records the
+ * receipt on the attempt that provider made and settles what it settles. A notification
+ * archived already is found in the history and its row updated there.
  */
 export class ReceiptService {
   readonly #command: LuaCommand;
@@ -91,14 +57,19 @@ export class ReceiptService {
   }
 
   async apply(event: ProviderEvent): Promise<ApplyReceiptResult> {
-    const result = await this.#apply(event);
-    this.deps.metrics?.events.inc({ provider: event.provider, result: result.status });
+    const { result, mismatch, archived } = await this.#apply(event);
+    // A mismatch is counted as refused whatever it answered: forged events show on the dashboard.
+    this.deps.metrics?.events.inc({ provider: event.provider, result: mismatch ? 'refused' : result.status });
     if (result.status !== 'applied') return result;
     this.deps.metrics?.receipts.inc({ kind: event.kind === 'bounced' && event.bounceType === 'soft' ? 'soft-bounced' : event.kind, channel: result.channel });
     const type = result.after !== result.before ? EVENT_OF[result.after] : undefined;
     if (type && this.deps.events) {
       try {
-        await this.deps.events.publish({ type, notificationId: result.notificationId });
+        await this.deps.events.publish({
+          type,
+          notificationId: result.notificationId,
+          ...(archived ? { archived: { tenant: archived.tenant, view: publicView(archived) } } : {}),
+        });
       } catch (error) {
         this.deps.logger.warn({ err: error, notificationId: result.notificationId, type }, 'webhook event not published');
       }
@@ -121,19 +92,35 @@ export class ReceiptService {
     return this.#partitions;
   }
 
-  async #apply(event: ProviderEvent): Promise<ApplyReceiptResult> {
-    const id = notificationIdOfMessage(event.providerMessageId) ?? (await this.deps.redis.get(receiptIndexKey(event.provider, event.providerMessageId)));
-    if (!id) return { status: 'unmatched' };
-    const partition = partitionOfId(id, await this.#partitionCount());
+  /** The notification the event names: by the message id itself only for a provider that echoes idempotency keys, else by the provider's own index. */
+  async #notificationOf(event: ProviderEvent, provider: ProviderIdentity): Promise<string | null | undefined> {
+    const echoed = provider.echoesIdempotencyKey ? notificationIdOfMessage(event.providerMessageId) : undefined;
+    return echoed ?? (await this.deps.redis.get(receiptIndexKey(event.provider, event.providerMessageId)));
+  }
+
+  async #apply(event: ProviderEvent): Promise<ArchivedReceiptResult & { archived?: ArchivedReceiptResult['record'] }> {
+    const unmatched = { result: { status: 'unmatched' as const }, mismatch: false };
+    const provider = this.deps.providers.get(event.provider);
+    if (!provider) return unmatched;
+    const id = await this.#notificationOf(event, provider);
+    if (!id) return unmatched;
+    const partitions = await this.#partitionCount();
+    const partition = partitionOfId(id, partitions);
     const fields = (await this.deps.redis.hgetall(notificationKey(id, partition))) as RecordFields;
-    if (!fields.status) return { status: 'unmatched' }; // expired, or archived already
-    const attempt = recordAttempts(fields).findLast((a) => a.providerMessageId === event.providerMessageId);
-    if (!attempt) return { status: 'unmatched' };
     const now = this.#now();
+    if (!fields.status) {
+      // No record in Redis: expired, or archived to the history already.
+      if (!this.deps.history) return unmatched;
+      const deps = { redis: this.deps.redis, history: this.deps.history, partitions, suppressionTtlSeconds: this.deps.suppressionTtlSeconds, now };
+      const archived = await applyArchivedReceipt(deps, id, event, provider);
+      return archived.record ? { ...archived, archived: archived.record } : archived;
+    }
+    const match = matchAttempt(recordAttempts(fields), event.providerMessageId, provider);
+    if (!('attempt' in match)) return { result: unapplied(match), mismatch: match.mismatch };
     const reply = await this.#command(
       notificationKey(id, partition),
-      suppressionKey(fields.rh ?? '', attempt.channel, partition),
-      receiptEventKey(event.provider, event.eventId, partition),
+      suppressionKey(fields.rh ?? '', match.attempt.channel, partition),
+      receiptEventKey(event.provider, id, event.eventId, partition),
       archiveQueueKey(partition),
       event.providerMessageId,
       event.kind,
@@ -145,18 +132,25 @@ export class ReceiptService {
       RECEIPT_EVENT_TTL_SECONDS,
       this.deps.archive ? 1 : 0,
       id,
-      attempt.step,
+      match.attempt.step,
+      provider.name,
+      provider.channel,
     );
     const { code, detail } = decodeReply('apply-receipt-4', APPLY_RECEIPT_CODES, reply);
-    if (code === 'duplicate') return { status: 'duplicate', notificationId: id };
-    if (code !== 'applied') return { status: 'unmatched' };
+    if (code === 'duplicate') return { result: { status: 'duplicate', notificationId: id }, mismatch: false };
+    // The attempt changed hands between the read and the script: the script's check is the one that counts.
+    if (code === 'mismatch') return { result: { status: 'refused', reason: 'provider mismatch' }, mismatch: true };
+    if (code !== 'applied') return unmatched;
     return {
-      status: 'applied',
-      notificationId: id,
-      after: text(detail[0]) as NotificationStatus,
-      before: text(detail[1]) as NotificationStatus,
-      channel: text(detail[2]) as Channel,
-      suppressed: Number(detail[3]) === 1,
+      result: {
+        status: 'applied',
+        notificationId: id,
+        after: text(detail[0]) as NotificationStatus,
+        before: text(detail[1]) as NotificationStatus,
+        channel: text(detail[2]) as Channel,
+        suppressed: Number(detail[3]) === 1,
+      },
+      mismatch: false,
     };
   }
 }

@@ -1,3 +1,4 @@
 export * from './providers-file';
 export * from './create-adapter';
 export * from './provider-directory';
+export * from './provider-identity';

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CHANNELS, type Channel } from '@notify/core';
 import { PROVIDER_KINDS, type ProviderKind } from '../adapter';
+import { providerIdentity, type ProviderIdentity } from './provider-identity';
 import { fcmProviderConfigSchema } from '../fcm/config';
 import { httpSmsProviderConfigSchema } from '../http-sms/config';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfigInput } from '../simulator/config';
@@ -141,6 +142,17 @@ export function loadProviderKinds(path: string | undefined): Record<Channel, Pro
     if ((PROVIDER_KINDS as readonly string[]).includes(entry.kind)) kinds[entry.channel].push(entry.kind as ProviderKind);
   for (const channel of CHANNELS) if (kinds[channel].length === 0) kinds[channel].push('simulator');
   return kinds;
+}
+
+/**
+ * Every provider that may send events in: PROVIDERS_FILE's entries, and for each channel the
+ * file does not name its default simulator (named after the channel), as the workers resolve them.
+ */
+export function loadProviderIdentities(path: string | undefined): ProviderIdentity[] {
+  const named = readRouteEntries(path).filter((e) => (PROVIDER_KINDS as readonly string[]).includes(e.kind));
+  const identities = named.map((e) => providerIdentity(e.name, e.kind as ProviderKind, e.channel));
+  for (const channel of CHANNELS) if (!named.some((e) => e.channel === channel)) identities.push(providerIdentity(channel, 'simulator', channel));
+  return identities;
 }
 
 /** Names, kinds, channels (and control URLs, unexpanded) of PROVIDERS_FILE's entries with their index in the file; none when unset. */

@@ -5,7 +5,8 @@ import { classifyHttpFailure, parseJsonObject, scrubProviderText } from '../netw
 import { postOnce } from '../post-once';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfig, type SimulatorProviderConfigInput } from './config';
 
-const CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: true, lookup: true, receipts: false });
+/** The simulators' capabilities (every simulator the same). */
+export const SIMULATOR_CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: true, lookup: true, receipts: false, echoesIdempotencyKey: true });
 
 /**
  * The simulators' HTTP API behind the adapter contract: `POST /v1/messages` with the
@@ -21,7 +22,7 @@ export class SimulatorAdapter implements ProviderAdapter {
   readonly kind = 'simulator' as const;
   readonly name: string;
   readonly channel: Channel;
-  readonly capabilities = CAPABILITIES;
+  readonly capabilities = SIMULATOR_CAPABILITIES;
   readonly #pool: Pool;
   readonly #timeoutMs: number;
 
