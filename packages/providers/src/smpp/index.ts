@@ -15,13 +15,5 @@ export {
   type SmppAdapterOptions,
 } from './smpp-adapter';
 export { classifySubmitStatus as classifySmppSubmitStatus, statusClass as smppStatusClass, SMPP_STATUS } from './command-status';
-export { parseReceipt as parseSmppReceipt, formatReceiptText as formatSmppReceiptText, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
+export { parseReceipt as parseSmppReceipt, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
 export type { SmppLogger } from './smpp-session';
-/** Test support: an SMSC on loopback (the `smpp` package's server side) for adapter and worker integration tests. */
-export {
-  LoopbackSmsc,
-  reassemble as reassembleSmppParts,
-  type ReceivedSubmit as ReceivedSmppSubmit,
-  type SubmitDecision as SmppSubmitDecision,
-  type LoopbackSmscOptions,
-} from './loopback-smsc';
