@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
+import { buildOnce } from './compiled-build';
 
 const ROOT = resolve(__dirname, '../..');
 const PRELOAD = resolve(__dirname, 'fixtures/record-loaded-modules.cjs');
-const run = promisify(execFile);
 
 /** Names of the packages the lockfile installs for development only (`"dev": true`). */
 function devOnlyPackages(): Set<string> {
@@ -37,8 +35,8 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'notify-build-'));
-  // The build itself is part of the test: what runs below is compiled from the current sources.
-  await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: 120_000 });
+  // The build itself is part of the test: what runs below is compiled from the current sources (built once per run).
+  await buildOnce();
   redis = await startPrivateRedis();
 });
 

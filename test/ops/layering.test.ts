@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
+import { PRODUCTION_APPS, toolingKind } from './tooling-modules';
 
 /**
  * The layout's dependency rule (README, under the repository map): apps depend on packages, never on each other;
@@ -66,26 +67,11 @@ describe('layering', () => {
   });
 });
 
-/** Production: the api and the worker, as their sources are (tests beside them are not shipped). */
-const PRODUCTION_APPS = ['api', 'worker'];
 const TS_OPTIONS = ts.getParsedCommandLineOfConfigFile(
   join(ROOT, 'tsconfig.json'),
   {},
   { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
 )!.options;
-
-/** What kind of tooling a repository file is, if it is tooling at all. */
-function toolingKind(file: string): string | undefined {
-  const path = relative(ROOT, file).split(sep).join('/');
-  if (/\.test\.ts$/.test(path) || path.startsWith('test/')) return 'test code';
-  // Test peers live behind a package's testing entry point, and are named loopback-* wherever they are.
-  if (/^packages\/[^/]+\/src\/testing\//.test(path) || /\/loopback-[^/]*\.ts$/.test(path)) return 'a test peer';
-  if (path.startsWith('packages/platform-kit/')) return 'the platform kit';
-  if (path.startsWith('bench/')) return 'a benchmark';
-  const app = /^apps\/([^/]+)\//.exec(path)?.[1];
-  if (app !== undefined && !PRODUCTION_APPS.includes(app)) return `apps/${app}`;
-  return undefined;
-}
 
 /** Every module specifier a file names: imports (type-only too), re-exports, import(), require(), import = require(). */
 function specifiersOf(file: string): string[] {
@@ -130,7 +116,7 @@ function reachable(roots: readonly string[]): Map<string, string[]> {
 /** Each tooling module production reaches, with the import chain that reaches it. */
 function toolingReached(roots: readonly string[]): string[] {
   return [...reachable(roots)].flatMap(([file, chain]) => {
-    const kind = toolingKind(file);
+    const kind = toolingKind(relative(ROOT, file));
     return kind === undefined ? [] : [`${kind}: ${chain.map((f) => relative(ROOT, f)).join(' -> ')}`];
   });
 }
@@ -188,9 +174,9 @@ describe('production code never imports tooling', () => {
     expect(
       toolingReached([at('packages/providers/src/smpp/smpp-adapter.test.ts')]).some((line) => line.includes('-> packages/providers/src/testing/index.ts')),
     ).toBe(true);
-    expect(toolingKind(at('apps/simulators/src/main.ts'))).toBe('apps/simulators');
-    expect(toolingKind(at('bench/pipeline.ts'))).toBe('a benchmark');
-    expect(toolingKind(at('packages/providers/src/smpp/loopback-smsc.ts'))).toBe('a test peer');
-    expect(toolingKind(at('packages/providers/src/smpp/smpp-adapter.ts'))).toBeUndefined();
+    expect(toolingKind('apps/simulators/src/main.ts')).toBe('apps/simulators');
+    expect(toolingKind('bench/pipeline.ts')).toBe('a benchmark');
+    expect(toolingKind('packages/providers/src/smpp/loopback-smsc.ts')).toBe('a test peer');
+    expect(toolingKind('packages/providers/src/smpp/smpp-adapter.ts')).toBeUndefined();
   });
 });
