@@ -1,11 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
-import { buildOnce } from './compiled-build';
+import { buildOnce, compiledApiEnv, startCompiledApp } from './compiled-build';
 
 const ROOT = resolve(__dirname, '../..');
-const PRELOAD = resolve(__dirname, 'fixtures/record-loaded-modules.cjs');
 
 /** Names of the packages the lockfile installs for development only (`"dev": true`). */
 function devOnlyPackages(): Set<string> {
@@ -59,26 +58,7 @@ it('compiles each service entry to dist/ and puts every Lua script beside the co
 
 it('runs the compiled api with plain node in production mode: health answers, no dev dependency and no TypeScript is loaded', async () => {
   const port = await freePort();
-  const record = join(tmp, 'loaded-modules.json');
-  const api = group.start({
-    name: 'api-dist',
-    command: process.execPath,
-    args: ['--require', PRELOAD, 'apps/api/dist/main.js'],
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      REDIS_URL: redis!.url,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(port),
-      API_METRICS_PORT: '0',
-      API_KEYS: `${'t'.repeat(40)}:acme`,
-      ADMIN_API_KEY: 'a'.repeat(40),
-      LOG_LEVEL: 'warn',
-      RECORD_LOADED_MODULES: record,
-    },
-  });
-  await api.waitHealthy(`http://127.0.0.1:${port}/readyz`, { timeoutMs: 60_000 });
+  const api = await startCompiledApp(group, 'api', { redisUrl: redis!.url, port, record: join(tmp, 'loaded-modules.json'), env: compiledApiEnv(port) });
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'ok' });
@@ -87,11 +67,7 @@ it('runs the compiled api with plain node in production mode: health answers, no
   expect(signIn.status).toBe(200);
   expect(await signIn.text()).toContain('name="key"');
 
-  api.signal('SIGTERM');
-  const exit = await api.exited;
-  expect({ code: exit.code, output: exit.code === 0 ? '' : api.output() }).toEqual({ code: 0, output: '' });
-
-  const loaded = (JSON.parse(readFileSync(record, 'utf8')) as string[]).map((file) => relative(ROOT, file));
+  const loaded = await api.stopAndListModules();
   expect(loaded).toContain(join('apps', 'api', 'dist', 'main.js'));
   expect(loaded).toContain(join('packages', 'pipeline', 'dist', 'index.js'));
   expect(loaded.filter((file) => file.endsWith('.ts'))).toEqual([]);

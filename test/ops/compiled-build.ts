@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { processAlive, waitFor } from '@notify/platform-kit';
+import { processAlive, waitFor, type ManagedProcess, type ProcessGroup } from '@notify/platform-kit';
 
 /**
  * The production build as the tests that run compiled code see it: `npm run build` once for
@@ -88,7 +88,48 @@ export async function buildOnce(): Promise<void> {
   }
 }
 
-/** The files a compiled process loaded, as the preload recorded them (absolute paths). */
-export function loadedModules(record: string): string[] {
-  return JSON.parse(readFileSync(record, 'utf8')) as string[];
+/** The env a compiled api needs beside REDIS_URL: where it listens, its keys. */
+export function compiledApiEnv(port: number): Record<string, string> {
+  return { API_HOST: '127.0.0.1', API_PORT: String(port), API_METRICS_PORT: '0', API_KEYS: `${'t'.repeat(40)}:acme`, ADMIN_API_KEY: 'a'.repeat(40) };
+}
+
+export interface CompiledApp {
+  proc: ManagedProcess;
+  /** Stops the app with SIGTERM, expects a clean exit, and answers every module it loaded (relative to the repository). */
+  stopAndListModules(): Promise<string[]>;
+}
+
+/**
+ * Runs `node apps/<app>/dist/main.js` (production profile, logging at warn) against `redisUrl`
+ * with the preload recording its modules to `record`; resolves once /readyz answers on `port`.
+ */
+export async function startCompiledApp(
+  group: ProcessGroup,
+  app: 'api' | 'worker',
+  options: { redisUrl: string; port: number; record: string; env: Record<string, string> },
+): Promise<CompiledApp> {
+  const proc = group.start({
+    name: `${app}-dist`,
+    command: process.execPath,
+    args: ['--require', RECORD_LOADED_MODULES_PRELOAD, `apps/${app}/dist/main.js`],
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      NODE_ENV: 'production',
+      REDIS_URL: options.redisUrl,
+      LOG_LEVEL: 'warn',
+      RECORD_LOADED_MODULES: options.record,
+      ...options.env,
+    },
+  });
+  await proc.waitHealthy(`http://127.0.0.1:${options.port}/readyz`, { timeoutMs: 60_000 });
+  return {
+    proc,
+    stopAndListModules: async () => {
+      proc.signal('SIGTERM');
+      const exit = await proc.exited;
+      expect({ code: exit.code, output: exit.code === 0 ? '' : proc.output() }).toEqual({ code: 0, output: '' });
+      return (JSON.parse(readFileSync(options.record, 'utf8')) as string[]).map((file) => relative(ROOT, file));
+    },
+  };
 }

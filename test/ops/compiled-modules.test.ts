@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { ProcessGroup, freePort, startPrivateRedis, type ManagedProcess, type PrivateRedis } from '@notify/platform-kit';
-import { RECORD_LOADED_MODULES_PRELOAD, buildOnce, loadedModules } from './compiled-build';
+import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
+import { RECORD_LOADED_MODULES_PRELOAD, buildOnce, compiledApiEnv, startCompiledApp } from './compiled-build';
 import { toolingKind } from './tooling-modules';
 
 /**
@@ -55,37 +55,6 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Starts `node apps/<app>/dist/main.js` with the preload; resolves once its /readyz answers on `port`. */
-async function startCompiled(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<{ proc: ManagedProcess; record: string }> {
-  const record = join(tmp, `${app}-modules.json`);
-  const proc = group.start({
-    name: `${app}-dist`,
-    command: process.execPath,
-    args: ['--require', RECORD_LOADED_MODULES_PRELOAD, `apps/${app}/dist/main.js`],
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      REDIS_URL: redis!.url,
-      LOG_LEVEL: 'warn',
-      // The history (on by default in production) needs a PostgreSQL; what is loaded without it is the question here.
-      HISTORY_ENABLED: 'false',
-      RECORD_LOADED_MODULES: record,
-      ...env,
-    },
-  });
-  await proc.waitHealthy(`http://127.0.0.1:${port}/readyz`, { timeoutMs: 60_000 });
-  return { proc, record };
-}
-
-/** Stops the process, expects a clean exit, and answers the loaded files relative to the repository. */
-async function stopAndList(proc: ManagedProcess, record: string): Promise<string[]> {
-  proc.signal('SIGTERM');
-  const exit = await proc.exited;
-  expect({ code: exit.code, output: exit.code === 0 ? '' : proc.output() }).toEqual({ code: 0, output: '' });
-  return loadedModules(record).map((file) => relative(ROOT, file));
-}
-
 /** Every loaded module that is tooling or a development-only package, named with what it is (the recording preload aside). */
 function toolingLoaded(loaded: readonly string[]): string[] {
   const devOnly = declaredDevOnly();
@@ -98,16 +67,21 @@ function toolingLoaded(loaded: readonly string[]): string[] {
 }
 
 describe('the compiled api and worker load no tooling', () => {
+  /** Runs the compiled app until ready, then stops it: the modules it loaded. */
+  async function modulesOf(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<string[]> {
+    // The history (on by default in production) needs a PostgreSQL; what is loaded without it is the question here.
+    const started = await startCompiledApp(group, app, {
+      redisUrl: redis!.url,
+      port,
+      record: join(tmp, `${app}-modules.json`),
+      env: { HISTORY_ENABLED: 'false', ...env },
+    });
+    return started.stopAndListModules();
+  }
+
   it('api: no test peer, simulator, chaos, load, benchmark, test or platform-kit module, no dev dependency', async () => {
     const port = await freePort();
-    const { proc, record } = await startCompiled('api', port, {
-      API_HOST: '127.0.0.1',
-      API_PORT: String(port),
-      API_METRICS_PORT: '0',
-      API_KEYS: `${'c'.repeat(40)}:acme`,
-      ADMIN_API_KEY: 'm'.repeat(40),
-    });
-    const loaded = await stopAndList(proc, record);
+    const loaded = await modulesOf('api', port, compiledApiEnv(port));
     // The record is the real thing: the compiled entry and the providers' index, which a peer re-exported from it would come with.
     expect(loaded).toEqual(expect.arrayContaining(['apps/api/dist/main.js', 'packages/providers/dist/index.js']));
     expect(toolingLoaded(loaded)).toEqual([]);
@@ -115,8 +89,7 @@ describe('the compiled api and worker load no tooling', () => {
 
   it('worker: no test peer, simulator, chaos, load, benchmark, test or platform-kit module, no dev dependency', async () => {
     const port = await freePort();
-    const { proc, record } = await startCompiled('worker', port, { METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) });
-    const loaded = await stopAndList(proc, record);
+    const loaded = await modulesOf('worker', port, { METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port) });
     expect(loaded).toEqual(
       expect.arrayContaining(['apps/worker/dist/main.js', 'packages/providers/dist/index.js', 'packages/providers/dist/smpp/smpp-adapter.js']),
     );
