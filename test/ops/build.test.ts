@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
-import { buildOnce, compiledApiEnv, startCompiledApp } from './compiled-build';
+import { freePort } from '@notify/platform-kit';
+import { compiledApiEnv, useCompiledApps } from './compiled-build';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -28,22 +27,8 @@ function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix));
 }
 
-const group = new ProcessGroup();
-let redis: PrivateRedis | undefined;
-let tmp: string;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'notify-build-'));
-  // The build itself is part of the test: what runs below is compiled from the current sources (built once per run).
-  await buildOnce();
-  redis = await startPrivateRedis();
-});
-
-afterAll(async () => {
-  await group.stopAll();
-  await redis?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+// The build itself is part of the test: what runs below is compiled from the current sources (built once per run).
+const compiled = useCompiledApps();
 
 it('compiles each service entry to dist/ and puts every Lua script beside the compiled code that reads it', () => {
   for (const app of ['api', 'worker', 'simulators']) expect(existsSync(join(ROOT, 'apps', app, 'dist', 'main.js'))).toBe(true);
@@ -58,7 +43,7 @@ it('compiles each service entry to dist/ and puts every Lua script beside the co
 
 it('runs the compiled api with plain node in production mode: health answers, no dev dependency and no TypeScript is loaded', async () => {
   const port = await freePort();
-  const api = await startCompiledApp(group, 'api', { redisUrl: redis!.url, port, record: join(tmp, 'loaded-modules.json'), env: compiledApiEnv(port) });
+  const api = await compiled.start('api', port, compiledApiEnv(port));
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'ok' });

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { processAlive, waitFor, type ManagedProcess, type ProcessGroup } from '@notify/platform-kit';
+import { ProcessGroup, processAlive, startPrivateRedis, waitFor, type ManagedProcess, type PrivateRedis } from '@notify/platform-kit';
 
 /**
  * The production build as the tests that run compiled code see it: `npm run build` once for
@@ -100,36 +101,51 @@ export interface CompiledApp {
 }
 
 /**
- * Runs `node apps/<app>/dist/main.js` (production profile, logging at warn) against `redisUrl`
- * with the preload recording its modules to `record`; resolves once /readyz answers on `port`.
+ * The set-up of a test file that runs compiled apps, registered as its beforeAll / afterAll: the
+ * build (once per run), a private Redis, a temp dir for the module records, a process group.
+ * `start` runs `node apps/<app>/dist/main.js` (production profile, logging at warn) against that
+ * Redis with the preload recording its modules; it resolves once /readyz answers on `port`.
  */
-export async function startCompiledApp(
-  group: ProcessGroup,
-  app: 'api' | 'worker',
-  options: { redisUrl: string; port: number; record: string; env: Record<string, string> },
-): Promise<CompiledApp> {
-  const proc = group.start({
-    name: `${app}-dist`,
-    command: process.execPath,
-    args: ['--require', RECORD_LOADED_MODULES_PRELOAD, `apps/${app}/dist/main.js`],
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      REDIS_URL: options.redisUrl,
-      LOG_LEVEL: 'warn',
-      RECORD_LOADED_MODULES: options.record,
-      ...options.env,
-    },
+export function useCompiledApps(): { start(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<CompiledApp> } {
+  const group = new ProcessGroup();
+  let redis: PrivateRedis | undefined;
+  let tmp = '';
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'notify-compiled-'));
+    await buildOnce();
+    redis = await startPrivateRedis();
   });
-  await proc.waitHealthy(`http://127.0.0.1:${options.port}/readyz`, { timeoutMs: 60_000 });
-  return {
-    proc,
-    stopAndListModules: async () => {
-      proc.signal('SIGTERM');
-      const exit = await proc.exited;
-      expect({ code: exit.code, output: exit.code === 0 ? '' : proc.output() }).toEqual({ code: 0, output: '' });
-      return (JSON.parse(readFileSync(options.record, 'utf8')) as string[]).map((file) => relative(ROOT, file));
-    },
+  afterAll(async () => {
+    await group.stopAll();
+    await redis?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+  const start = async (app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<CompiledApp> => {
+    const record = join(tmp, `${app}-${port}-modules.json`);
+    const proc = group.start({
+      name: `${app}-dist`,
+      command: process.execPath,
+      args: ['--require', RECORD_LOADED_MODULES_PRELOAD, `apps/${app}/dist/main.js`],
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        NODE_ENV: 'production',
+        REDIS_URL: redis!.url,
+        LOG_LEVEL: 'warn',
+        RECORD_LOADED_MODULES: record,
+        ...env,
+      },
+    });
+    await proc.waitHealthy(`http://127.0.0.1:${port}/readyz`, { timeoutMs: 60_000 });
+    return {
+      proc,
+      stopAndListModules: async () => {
+        proc.signal('SIGTERM');
+        const exit = await proc.exited;
+        expect({ code: exit.code, output: exit.code === 0 ? '' : proc.output() }).toEqual({ code: 0, output: '' });
+        return (JSON.parse(readFileSync(record, 'utf8')) as string[]).map((file) => relative(ROOT, file));
+      },
+    };
   };
+  return { start };
 }

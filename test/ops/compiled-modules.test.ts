@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
-import { RECORD_LOADED_MODULES_PRELOAD, buildOnce, compiledApiEnv, startCompiledApp } from './compiled-build';
+import { freePort } from '@notify/platform-kit';
+import { RECORD_LOADED_MODULES_PRELOAD, compiledApiEnv, useCompiledApps } from './compiled-build';
 import { toolingKind } from './tooling-modules';
 
 /**
@@ -39,21 +38,7 @@ function installedPackage(file: string): string | undefined {
   return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 }
 
-const group = new ProcessGroup();
-let redis: PrivateRedis | undefined;
-let tmp: string;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'notify-compiled-'));
-  await buildOnce();
-  redis = await startPrivateRedis();
-});
-
-afterAll(async () => {
-  await group.stopAll();
-  await redis?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const compiled = useCompiledApps();
 
 /** Every loaded module that is tooling or a development-only package, named with what it is (the recording preload aside). */
 function toolingLoaded(loaded: readonly string[]): string[] {
@@ -70,13 +55,7 @@ describe('the compiled api and worker load no tooling', () => {
   /** Runs the compiled app until ready, then stops it: the modules it loaded. */
   async function modulesOf(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<string[]> {
     // The history (on by default in production) needs a PostgreSQL; what is loaded without it is the question here.
-    const started = await startCompiledApp(group, app, {
-      redisUrl: redis!.url,
-      port,
-      record: join(tmp, `${app}-modules.json`),
-      env: { HISTORY_ENABLED: 'false', ...env },
-    });
-    return started.stopAndListModules();
+    return (await compiled.start(app, port, { HISTORY_ENABLED: 'false', ...env })).stopAndListModules();
   }
 
   it('api: no test peer, simulator, chaos, load, benchmark, test or platform-kit module, no dev dependency', async () => {
