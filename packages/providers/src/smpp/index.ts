@@ -6,14 +6,8 @@ export {
   type SmppProviderConfigInput,
   type SmppEndpoint,
 } from './config';
-export {
-  SmppAdapter,
-  createSmppAdapter,
-  pendingMessageId as smppPendingMessageId,
-  SMPP_CAPABILITIES,
-  SMPP_ERROR_CLASSES,
-  type SmppAdapterOptions,
-} from './smpp-adapter';
+export { SmppAdapter, createSmppAdapter, SMPP_CAPABILITIES, type SmppAdapterOptions } from './smpp-adapter';
+export { pendingMessageId as smppPendingMessageId, SMPP_ERROR_CLASSES } from './part-outcome';
 export { classifySubmitStatus as classifySmppSubmitStatus, statusClass as smppStatusClass, SMPP_STATUS } from './command-status';
 export { parseReceipt as parseSmppReceipt, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
-export type { SmppLogger } from './smpp-session';
+export type { SmppLogger } from './session-options';

@@ -4,7 +4,7 @@ import type { ProviderReceipt, SendRequest, SendResult } from '../adapter';
 import { LoopbackSmsc, reassemble, type ReceivedSubmit, type SubmitDecision } from '../testing';
 import { smppProviderConfigSchema, type SmppProviderConfigInput } from './config';
 import { SmppAdapter, createSmppAdapter } from './smpp-adapter';
-import type { SmppLogger } from './smpp-session';
+import type { SmppLogger } from './session-options';
 
 const SYSTEM_ID = 'notify';
 const PASSWORD = 'Pw9$kq2Z';
