@@ -1,7 +1,7 @@
 import { renderForChannel } from '@notify/core';
 import { freePort } from '@notify/platform-kit';
 import type { SendRequest } from '../adapter';
-import { LoopbackHttpSms } from '../testing';
+import { HTTP_SMS_NUMBER_ANSWERS, LoopbackHttpSms } from '../testing';
 import { httpSmsProviderConfigSchema, type HttpSmsProviderConfigInput } from './config';
 import { HttpSmsAdapter } from './http-sms-adapter';
 
@@ -12,8 +12,8 @@ import { HttpSmsAdapter } from './http-sms-adapter';
 const ACCOUNT = 'AC0123456789abcdef';
 const TOKEN = 'tok-s3cr3t-0987';
 const DELIVERED = '+905551112233';
-const INVALID = '+905551110211';
-const UNSUBSCRIBED = '+905551110610';
+const INVALID = `+9055511${HTTP_SMS_NUMBER_ANSWERS.invalid}`;
+const UNSUBSCRIBED = `+9055511${HTTP_SMS_NUMBER_ANSWERS.unsubscribed}`;
 
 let provider: LoopbackHttpSms;
 const adapters: HttpSmsAdapter[] = [];
