@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { Agent, request as undiciRequest } from 'undici';
 import type { PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
+import { postWithin } from '../http-post';
 import { classifyHttpFailure, parseJsonObject } from '../network-failure';
 import { classifyFcmError, classifyTokenAnswer, type Classified } from './fcm-errors';
 import { FCM_SCOPE, fcmProviderConfigSchema, loadServiceAccount, type FcmProviderConfig, type FcmProviderConfigInput, type ServiceAccount } from './config';
@@ -95,33 +96,26 @@ export class FcmAdapter implements ProviderAdapter {
     for (let attempt = 0; ; attempt += 1) {
       const token = await this.#accessToken();
       if ('failure' in token) return done(token.failure, false);
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), this.#config.timeouts.requestMs);
-      try {
-        const response = await undiciRequest(this.#sendUrl, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json; charset=utf-8' },
-          body,
-          dispatcher: this.#agent,
-          signal: abort.signal,
-        });
-        const answer = parseJsonObject(await response.body.text());
-        if (response.statusCode >= 200 && response.statusCode < 300) {
-          const name = typeof answer?.name === 'string' ? answer.name.slice(0, 200) : undefined;
-          return done({ outcome: 'delivered', ...(name ? { providerMessageId: name } : {}) }, true);
-        }
-        const classified = classifyFcmError(response.statusCode, answer);
-        // An access token FCM no longer takes (revoked, expired early): a fresh one, once. Nothing was delivered.
-        if (classified.errorClass === 'UNAUTHENTICATED' || (response.statusCode === 401 && classified.errorClass === 'http-401')) {
-          if (this.#token?.value === token.token) this.#token = undefined;
-          if (attempt === 0) continue;
-        }
-        return done(classified, true);
-      } catch (error) {
-        return classifyHttpFailure(error, abort.signal.aborted, elapsedMs(started));
-      } finally {
-        clearTimeout(timer);
+      const response = await postWithin(this.#sendUrl, {
+        headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json; charset=utf-8' },
+        body,
+        dispatcher: this.#agent,
+        timeoutMs: this.#config.timeouts.requestMs,
+        started,
+      });
+      if ('failure' in response) return response.failure;
+      const answer = parseJsonObject(response.text);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        const name = typeof answer?.name === 'string' ? answer.name.slice(0, 200) : undefined;
+        return done({ outcome: 'delivered', ...(name ? { providerMessageId: name } : {}) }, true);
       }
+      const classified = classifyFcmError(response.statusCode, answer);
+      // An access token FCM no longer takes (revoked, expired early): a fresh one, once. Nothing was delivered.
+      if (classified.errorClass === 'UNAUTHENTICATED' || (response.statusCode === 401 && classified.errorClass === 'http-401')) {
+        if (this.#token?.value === token.token) this.#token = undefined;
+        if (attempt === 0) continue;
+      }
+      return done(classified, true);
     }
   }
 
