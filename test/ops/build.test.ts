@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { ProcessGroup, freePort, startPrivateRedis, type PrivateRedis } from '@notify/platform-kit';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freePort } from '@notify/platform-kit';
+import { compiledApiEnv, useCompiledApps } from './compiled-build';
 
 const ROOT = resolve(__dirname, '../..');
-const PRELOAD = resolve(__dirname, 'fixtures/record-loaded-modules.cjs');
-const run = promisify(execFile);
 
 /** Names of the packages the lockfile installs for development only (`"dev": true`). */
 function devOnlyPackages(): Set<string> {
@@ -31,22 +27,8 @@ function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(suffix));
 }
 
-const group = new ProcessGroup();
-let redis: PrivateRedis | undefined;
-let tmp: string;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'notify-build-'));
-  // The build itself is part of the test: what runs below is compiled from the current sources.
-  await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: 120_000 });
-  redis = await startPrivateRedis();
-});
-
-afterAll(async () => {
-  await group.stopAll();
-  await redis?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+// The build itself is part of the test: what runs below is compiled from the current sources (built once per run).
+const compiled = useCompiledApps();
 
 it('compiles each service entry to dist/ and puts every Lua script beside the compiled code that reads it', () => {
   for (const app of ['api', 'worker', 'simulators']) expect(existsSync(join(ROOT, 'apps', app, 'dist', 'main.js'))).toBe(true);
@@ -61,26 +43,7 @@ it('compiles each service entry to dist/ and puts every Lua script beside the co
 
 it('runs the compiled api with plain node in production mode: health answers, no dev dependency and no TypeScript is loaded', async () => {
   const port = await freePort();
-  const record = join(tmp, 'loaded-modules.json');
-  const api = group.start({
-    name: 'api-dist',
-    command: process.execPath,
-    args: ['--require', PRELOAD, 'apps/api/dist/main.js'],
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      REDIS_URL: redis!.url,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(port),
-      API_METRICS_PORT: '0',
-      API_KEYS: 'build-test-tenant-key-0123456789abcdef:acme',
-      ADMIN_API_KEY: 'build-test-admin-key-0123456789abcdef',
-      LOG_LEVEL: 'warn',
-      RECORD_LOADED_MODULES: record,
-    },
-  });
-  await api.waitHealthy(`http://127.0.0.1:${port}/readyz`, { timeoutMs: 60_000 });
+  const api = await compiled.start('api', port, compiledApiEnv(port));
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'ok' });
@@ -89,11 +52,7 @@ it('runs the compiled api with plain node in production mode: health answers, no
   expect(signIn.status).toBe(200);
   expect(await signIn.text()).toContain('name="key"');
 
-  api.signal('SIGTERM');
-  const exit = await api.exited;
-  expect({ code: exit.code, output: exit.code === 0 ? '' : api.output() }).toEqual({ code: 0, output: '' });
-
-  const loaded = (JSON.parse(readFileSync(record, 'utf8')) as string[]).map((file) => relative(ROOT, file));
+  const loaded = await api.stopAndListModules();
   expect(loaded).toContain(join('apps', 'api', 'dist', 'main.js'));
   expect(loaded).toContain(join('packages', 'pipeline', 'dist', 'index.js'));
   expect(loaded.filter((file) => file.endsWith('.ts'))).toEqual([]);

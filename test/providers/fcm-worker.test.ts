@@ -1,35 +1,21 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { LoopbackFcm } from '../../packages/providers/src/fcm/loopback-fcm';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackFcm } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * FCM HTTP v1 through the real worker (api → Redis → worker → FcmAdapter → a loopback token
  * endpoint and messages:send that verify the RS256 assertion, the bearer and the message shape):
  * delivered (200), transient (UNAVAILABLE), permanent (UNREGISTERED, then suppressed), unknown (never answered).
  */
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const PRIVATE_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const ACCOUNT = { client_email: 'notify-sender@notify-worker-1.iam.gserviceaccount.com', project_id: 'notify-worker-1' };
 
 let peer: LoopbackFcm;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  peer = await LoopbackFcm.start(createPublicKey(PRIVATE_PEM), ACCOUNT);
-  const serviceAccount = JSON.stringify({ type: 'service_account', ...ACCOUNT, private_key_id: 'k1', private_key: PRIVATE_PEM, token_uri: peer.tokenUrl });
-  const file = writeProvidersFile([
-    '  - kind: fcm',
-    '    name: push-fcm',
-    '    serviceAccount: "${FCM_SERVICE_ACCOUNT}"',
-    '    apiBaseUrl: "${FCM_BASE_URL}"',
-    // A stalled messages:send becomes unknown after requestMs.
-    '    timeouts: { connectMs: 500, requestMs: 1500, tokenMs: 1500 }',
-  ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: { PROVIDERS_FILE: file, FCM_SERVICE_ACCOUNT: serviceAccount, FCM_BASE_URL: peer.baseUrl },
-  });
+  peer = await LoopbackFcm.start({ account: ACCOUNT });
+  // A stalled messages:send becomes unknown after requestMs.
+  platform = await startWithProviders([peer.providerConfig({ timeouts: { connectMs: 500, requestMs: 1500, tokenMs: 1500 } })]);
 });
 
 afterAll(async () => {

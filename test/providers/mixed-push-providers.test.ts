@@ -1,9 +1,6 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import webPush from 'web-push';
-import { LoopbackFcm } from '../../packages/providers/src/fcm/loopback-fcm';
-import { LoopbackPushService } from '../../packages/providers/src/web-push/loopback-push-service';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackFcm, LoopbackPushService } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * One push channel with two real providers of different kinds (Web Push first, FCM second): a
@@ -12,9 +9,6 @@ import { oneChannel, postNotification, TURKISH, waitTerminal, writeProvidersFile
  * picked by address, a token went to push-web, failed permanent `not-a-subscription` and
  * suppressed the recipient's push).
  */
-const vapid = webPush.generateVAPIDKeys();
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const PRIVATE_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const ACCOUNT = { client_email: 'notify-sender@notify-mixed-1.iam.gserviceaccount.com', project_id: 'notify-mixed-1' };
 
 let service: LoopbackPushService;
@@ -22,31 +16,12 @@ let fcm: LoopbackFcm;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  service = await LoopbackPushService.start({ subject: 'mailto:ops@notify.example', publicKey: vapid.publicKey });
-  fcm = await LoopbackFcm.start(createPublicKey(PRIVATE_PEM), ACCOUNT);
-  const file = writeProvidersFile([
-    '  - kind: web-push',
-    '    name: push-web',
-    '    vapid: { subject: "mailto:ops@notify.example", publicKey: "${VAPID_PUBLIC_KEY}", privateKey: "${VAPID_PRIVATE_KEY}" }',
-    '    timeouts: { connectMs: 500, requestMs: 1500 }',
-    '    tls: { ca: "${PUSH_CA}" }',
-    '  - kind: fcm',
-    '    name: push-fcm',
-    '    serviceAccount: "${FCM_SERVICE_ACCOUNT}"',
-    '    apiBaseUrl: "${FCM_BASE_URL}"',
-    '    timeouts: { connectMs: 500, requestMs: 1500, tokenMs: 1500 }',
+  service = await LoopbackPushService.start();
+  fcm = await LoopbackFcm.start({ account: ACCOUNT });
+  platform = await startWithProviders([
+    service.providerConfig({ timeouts: { connectMs: 500, requestMs: 1500 } }),
+    fcm.providerConfig({ timeouts: { connectMs: 500, requestMs: 1500, tokenMs: 1500 } }),
   ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: {
-      PROVIDERS_FILE: file,
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
-      PUSH_CA: service.ca,
-      FCM_SERVICE_ACCOUNT: JSON.stringify({ type: 'service_account', ...ACCOUNT, private_key: PRIVATE_PEM, token_uri: fcm.tokenUrl }),
-      FCM_BASE_URL: fcm.baseUrl,
-    },
-  });
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { createControlClient, type ControlClient } from '../../apps/chaos/src/co
 import { runChaos } from '../../apps/chaos/src/run-chaos';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
-import { waitFor } from '@notify/platform-kit';
+import { simulatorPortsEnv, waitFor } from '@notify/platform-kit';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
@@ -34,11 +34,8 @@ let redis: Redis;
 const startSmsProvider = () =>
   startSimulators(
     loadSimConfig({
-      SIM_CONTROL_PORT: '0',
-      SIM_PUSH_PORT: '0',
-      SIM_SMS_PORT: '0',
-      SIM_EMAIL_PORT: '0',
-      TRACKING_STORES_PORT: '0',
+      // Every port 0: the kernel picks, nothing can take it first.
+      ...simulatorPortsEnv({ control: 0, push: 0, sms: 0, email: 0, stores: 0 }),
       SIM_LATENCY_MS: '5',
       // No random errors: the test counts what the kill costs, nothing else.
       SIM_TRANSIENT_RATES: '0,0,0',

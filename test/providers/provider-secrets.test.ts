@@ -1,12 +1,9 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
-import webPush from 'web-push';
 import { startInProcessPlatform, type InProcessPlatform, type PlatformParts } from '@notify/platform-kit';
+import { SMPP_STATUS } from '@notify/providers';
+import { LoopbackFcm, LoopbackHttpSms, LoopbackPushService, LoopbackSmsc, LoopbackSmtp, type PushServiceBehaviour } from '@notify/providers/testing';
 import { createLogger } from '@notify/runtime';
 import { startApi, type RunningApi } from '../../apps/api/src/api-runtime';
 import { loadConfig as loadApiConfig } from '../../apps/api/src/config';
@@ -14,13 +11,9 @@ import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
 import { loadConfig as loadWorkerConfig } from '../../apps/worker/src/config';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker-runtime';
-import { LoopbackFcm } from '../../packages/providers/src/fcm/loopback-fcm';
-import { SMPP_STATUS } from '../../packages/providers/src/smpp/command-status';
-import { LoopbackSmsc } from '../../packages/providers/src/smpp/loopback-smsc';
-import { LoopbackPushService, type PushServiceBehaviour } from '../../packages/providers/src/web-push/loopback-push-service';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { TEST_API_KEY, TEST_TIME_SCALE } from '../harness/platform';
-import { oneChannel, SmtpPeer, TURKISH, writeProvidersFile } from './real-provider-harness';
+import { oneChannel, TURKISH, writeProvidersFile } from './real-provider-harness';
 
 /**
  * No secret (SMTP password, VAPID private key, service-account key, SMPP password) and no
@@ -33,9 +26,6 @@ import { oneChannel, SmtpPeer, TURKISH, writeProvidersFile } from './real-provid
 const SMTP_PASSWORD = 'Smtp-S3cret-Pass-71q';
 const SMPP_PASSWORD = 'Sm9pQw2x';
 const HTTP_SMS_TOKEN = 'HttpSms-AuthToken-S3cret-42';
-const vapid = webPush.generateVAPIDKeys();
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const PRIVATE_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const ACCOUNT = { client_email: 'notify-sender@notify-secrets-1.iam.gserviceaccount.com', project_id: 'notify-secrets-1' };
 
 /** Every line the apps logged, and everything printed while the platforms ran. */
@@ -60,13 +50,12 @@ const PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
 const start = (env: Record<string, string>): Promise<Platform> =>
   startInProcessPlatform(PARTS, { apiKeys: `${TEST_API_KEY}:tenant-a`, timeScale: TEST_TIME_SCALE, env: { ...env, LOG_LEVEL: 'trace' } });
 
-let smtp: SmtpPeer;
+let smtp: LoopbackSmtp;
 let smsc: LoopbackSmsc;
 let pushService: LoopbackPushService;
 let fcm: LoopbackFcm;
-/** An HTTP SMS provider (REST shape) answering by the number's last digit: 1 sid, 2 503, 3 invalid number, 4 never. */
-let httpSms: Server;
-const httpStalled: ServerResponse[] = [];
+/** An HTTP SMS provider (REST shape) answering by the number's last four digits. */
+let httpSms: LoopbackHttpSms;
 const addresses: string[] = [];
 const spies: jest.SpyInstance[] = [];
 
@@ -83,7 +72,7 @@ beforeAll(async () => {
       }),
     );
   }
-  smtp = await SmtpPeer.start('notify', SMTP_PASSWORD);
+  smtp = await LoopbackSmtp.start({ user: 'notify', password: SMTP_PASSWORD });
   smsc = await LoopbackSmsc.start({
     systemId: 'notify',
     password: SMPP_PASSWORD,
@@ -95,23 +84,9 @@ beforeAll(async () => {
       return { answer: 'now' };
     },
   });
-  pushService = await LoopbackPushService.start({ subject: 'mailto:ops@notify.example', publicKey: vapid.publicKey });
-  fcm = await LoopbackFcm.start(createPublicKey(PRIVATE_PEM), ACCOUNT);
-  httpSms = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    req.on('end', () => {
-      const to = new URLSearchParams(raw).get('To') ?? '';
-      const json = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== `Basic ${Buffer.from(`AC42:${HTTP_SMS_TOKEN}`).toString('base64')}`) return json(401, { code: 20003 });
-      if (to.endsWith('2')) return json(503, { code: 20503, message: 'Service unavailable' });
-      if (to.endsWith('3')) return json(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.` });
-      if (to.endsWith('4')) return void httpStalled.push(res);
-      json(201, { sid: `SM${Date.now()}`, to });
-    });
-  });
-  httpSms.listen(0, '127.0.0.1');
-  await once(httpSms, 'listening');
+  pushService = await LoopbackPushService.start();
+  fcm = await LoopbackFcm.start({ account: ACCOUNT });
+  httpSms = await LoopbackHttpSms.start({ account: 'AC42', authToken: HTTP_SMS_TOKEN });
 });
 
 afterAll(async () => {
@@ -119,9 +94,7 @@ afterAll(async () => {
   await smsc?.close();
   await pushService?.close();
   await fcm?.close();
-  for (const res of httpStalled) res.destroy();
-  httpSms?.closeAllConnections();
-  await new Promise<void>((resolve) => (httpSms ? httpSms.close(() => resolve()) : resolve()));
+  await httpSms?.close();
   for (const spy of spies) spy.mockRestore();
 });
 
@@ -179,32 +152,12 @@ async function runAndCollect(platform: Platform, bodies: unknown[]): Promise<str
 }
 
 it('SMTP, Web Push and SMPP: delivered, transient, permanent and unknown sends show no password, VAPID private key or address', async () => {
-  const file = writeProvidersFile([
-    '  - kind: smtp',
-    '    name: email-smtp',
-    '    url: "smtp://notify:${SMTP_PASSWORD}@127.0.0.1:${SMTP_PORT}"',
-    '    from: "Bildirim <bildirim@notify.example>"',
-    '    socketTimeoutMs: 1000',
-    '  - kind: web-push',
-    '    name: push-web',
-    '    vapid: { subject: "mailto:ops@notify.example", publicKey: "${VAPID_PUBLIC_KEY}", privateKey: "${VAPID_PRIVATE_KEY}" }',
-    '    timeouts: { connectMs: 500, requestMs: 1000 }',
-    '    tls: { ca: "${PUSH_CA}" }',
-    '  - kind: smpp',
-    '    name: sms-smpp',
-    '    url: "smpp://notify:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"',
-    '    sourceAddr: Notify',
-    '    timeouts: { submitMs: 1000 }',
-  ]);
   const platform = await start({
-    PROVIDERS_FILE: file,
-    SMTP_PASSWORD,
-    SMTP_PORT: String(smtp.port),
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
-    PUSH_CA: pushService.ca,
-    SMPP_PASSWORD,
-    SMPP_PORT: String(smsc.port),
+    PROVIDERS_FILE: writeProvidersFile([
+      smtp.providerConfig({ socketTimeoutMs: 1000 }),
+      pushService.providerConfig({ timeouts: { connectMs: 500, requestMs: 1000 } }),
+      smsc.providerConfig({ timeouts: { submitMs: 1000 } }),
+    ]),
   });
   try {
     const bodies: unknown[] = [];
@@ -230,38 +183,19 @@ it('SMTP, Web Push and SMPP: delivered, transient, permanent and unknown sends s
 });
 
 it('FCM and HTTP SMS: delivered, transient, permanent and unknown sends show no service-account key, access token, auth token or address', async () => {
-  const serviceAccount = JSON.stringify({
-    type: 'service_account',
-    ...ACCOUNT,
-    private_key_id: 'k-secret-id',
-    private_key: PRIVATE_PEM,
-    token_uri: fcm.tokenUrl,
-  });
-  const file = writeProvidersFile([
-    '  - kind: fcm',
-    '    name: push-fcm',
-    '    serviceAccount: "${FCM_SERVICE_ACCOUNT}"',
-    '    apiBaseUrl: "${FCM_BASE_URL}"',
-    '    timeouts: { connectMs: 500, requestMs: 1000, tokenMs: 1000 }',
-    '  - kind: http-sms',
-    '    name: sms-http',
-    '    baseUrl: "http://127.0.0.1:${SMS_HTTP_PORT}"',
-    '    account: AC42',
-    '    authToken: "${SMS_HTTP_TOKEN}"',
-    '    from: NOTIFY',
-    '    timeoutMs: 1000',
-  ]);
   const platform = await start({
-    PROVIDERS_FILE: file,
-    FCM_SERVICE_ACCOUNT: serviceAccount,
-    FCM_BASE_URL: fcm.baseUrl,
-    SMS_HTTP_PORT: String((httpSms.address() as AddressInfo).port),
-    SMS_HTTP_TOKEN: HTTP_SMS_TOKEN,
+    PROVIDERS_FILE: writeProvidersFile([
+      fcm.providerConfig({
+        serviceAccount: fcm.serviceAccountJson({ private_key_id: 'k-secret-id' }),
+        timeouts: { connectMs: 500, requestMs: 1000, tokenMs: 1000 },
+      }),
+      httpSms.providerConfig({ timeoutMs: 1000 }),
+    ]),
   });
   try {
     const tokens = ['tok-secret-device-1', 'tok-unavailable', 'tok-unregistered', 'tok-stall'];
     addresses.push(tokens[0]!);
-    const phones = [1, 2, 3, 4].map((digit) => `+90555888000${digit}`);
+    const phones = ['0001', '0503', '0211', '0000'].map((ending) => `+9055588${ending}`);
     addresses.push(...phones, ...phones.map((p) => p.slice(1)));
     const statuses = await runAndCollect(platform, [
       ...tokens.map((token, i) => oneChannel('push', `sec-fcm-${i}`, `sec-fcm-user-${i}`, token, TURKISH)),
@@ -275,14 +209,14 @@ it('FCM and HTTP SMS: delivered, transient, permanent and unknown sends show no 
 });
 
 it('nothing logged, printed or shown carries a secret or an address', () => {
-  const pemLines = PRIVATE_PEM.split('\n').filter((line) => line.length === 64);
+  const pemLines = fcm.privatePem.split('\n').filter((line) => line.length === 64);
   const secrets = [
     SMTP_PASSWORD,
     encodeURIComponent(SMTP_PASSWORD),
     SMPP_PASSWORD,
     HTTP_SMS_TOKEN,
     Buffer.from(`AC42:${HTTP_SMS_TOKEN}`).toString('base64'),
-    vapid.privateKey,
+    pushService.vapid.privateKey,
     ...pemLines.slice(1, 4),
     ...fcm.tokensIssued,
     ...addresses,

@@ -1,6 +1,6 @@
-import { LoopbackSmsc, reassemble } from '../../packages/providers/src/smpp/loopback-smsc';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { postNotification, SmtpPeer, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackSmsc, LoopbackSmtp, reassemble } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * The cascade across real adapters: e-mail is preferred, its SMTP peer refuses the address with
@@ -12,29 +12,14 @@ const SMPP_PASSWORD = 'Casc4de1';
 const PHONE = '+905551230001';
 const ADDRESS = 'gone.cascade@example.com';
 
-let smtp: SmtpPeer;
+let smtp: LoopbackSmtp;
 let smsc: LoopbackSmsc;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  smtp = await SmtpPeer.start('notify', SMTP_PASSWORD);
+  smtp = await LoopbackSmtp.start({ user: 'notify', password: SMTP_PASSWORD });
   smsc = await LoopbackSmsc.start({ systemId: 'notify', password: SMPP_PASSWORD });
-  const file = writeProvidersFile([
-    '  - kind: smtp',
-    '    name: email-smtp',
-    '    url: "smtp://notify:${SMTP_PASSWORD}@127.0.0.1:${SMTP_PORT}"',
-    '    from: "Bildirim <bildirim@notify.example>"',
-    '    socketTimeoutMs: 1000',
-    '  - kind: smpp',
-    '    name: sms-smpp',
-    '    url: "smpp://notify:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"',
-    '    sourceAddr: Notify',
-    '    timeouts: { submitMs: 1500 }',
-  ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: { PROVIDERS_FILE: file, SMTP_PASSWORD, SMTP_PORT: String(smtp.port), SMPP_PASSWORD, SMPP_PORT: String(smsc.port) },
-  });
+  platform = await startWithProviders([smtp.providerConfig({ socketTimeoutMs: 1000 }), smsc.providerConfig({ timeouts: { submitMs: 1500 } })]);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
-import { LoopbackSmsc, reassemble } from '../../packages/providers/src/smpp/loopback-smsc';
-import { SMPP_STATUS } from '../../packages/providers/src/smpp/command-status';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { SMPP_STATUS } from '@notify/providers';
+import { LoopbackSmsc, reassemble } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * SMS over SMPP 3.4 through the real worker (api → Redis → worker → SmppAdapter → an SMSC on
@@ -36,19 +36,10 @@ beforeAll(async () => {
       }
     },
   });
-  const file = writeProvidersFile([
-    '  - kind: smpp',
-    '    name: sms-smpp',
-    '    url: "smpp://${SMPP_SYSTEM_ID}:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"',
-    '    sourceAddr: Notify',
+  platform = await startWithProviders([
     // No submit_sm_resp becomes unknown after submitMs.
-    '    timeouts: { connectMs: 1000, bindMs: 1000, submitMs: 1500 }',
-    '    rebind: { initialMs: 50, maxMs: 500 }',
+    smsc.providerConfig({ timeouts: { connectMs: 1000, bindMs: 1000, submitMs: 1500 }, rebind: { initialMs: 50, maxMs: 500 } }),
   ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: { PROVIDERS_FILE: file, SMPP_SYSTEM_ID: SYSTEM_ID, SMPP_PASSWORD: PASSWORD, SMPP_PORT: String(smsc.port) },
-  });
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, SmtpPeer, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackSmtp } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * E-mail over SMTP through the real worker (api → Redis → worker → SmtpAdapter → smtp-server
@@ -9,25 +10,13 @@ import { oneChannel, postNotification, SmtpPeer, TURKISH, waitTerminal, writePro
 const USER = 'notify';
 const PASSWORD = 'smtp-pw-Worker-7731';
 
-let peer: SmtpPeer;
+let peer: LoopbackSmtp;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  peer = await SmtpPeer.start(USER, PASSWORD);
-  const file = writeProvidersFile([
-    '  - kind: smtp',
-    '    name: email-smtp',
-    '    url: "smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${SMTP_PORT}"',
-    '    from: "Bildirim Servisi <bildirim@notify.example>"',
-    '    connectionTimeoutMs: 1000',
-    '    greetingTimeoutMs: 1000',
-    // A stall after DATA's final dot becomes unknown after this.
-    '    socketTimeoutMs: 1000',
-  ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: { PROVIDERS_FILE: file, SMTP_USER: USER, SMTP_PASSWORD: PASSWORD, SMTP_PORT: String(peer.port) },
-  });
+  peer = await LoopbackSmtp.start({ user: USER, password: PASSWORD });
+  // A stall after DATA's final dot becomes unknown after socketTimeoutMs.
+  platform = await startWithProviders([peer.providerConfig({ connectionTimeoutMs: 1000, greetingTimeoutMs: 1000, socketTimeoutMs: 1000 })]);
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
-import { LoopbackSmsc } from '../../packages/providers/src/smpp/loopback-smsc';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, SmtpPeer, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackSmsc, LoopbackSmtp } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, waitTerminal } from './real-provider-harness';
 
 /**
  * UNKNOWN_OUTCOME_<CHANNEL> on providers without an idempotency key (SMTP, SMPP), with peers that
@@ -15,13 +15,13 @@ const SMPP_PASSWORD = 'Pol1cyPw';
 /** Short ASCII content: one SMS part, so "the first submit_sm" is the whole first message. */
 const CONTENT = { title: 'Kod', body: 'Kodunuz 4821' };
 
-let smtp: SmtpPeer;
+let smtp: LoopbackSmtp;
 let smsc: LoopbackSmsc;
 /** submit_sm per destination: the first one to each number is taken and never answered. */
 const submitsByPhone = new Map<string, number>();
 
 beforeAll(async () => {
-  smtp = await SmtpPeer.start('notify', SMTP_PASSWORD);
+  smtp = await LoopbackSmtp.start({ user: 'notify', password: SMTP_PASSWORD });
   smsc = await LoopbackSmsc.start({
     systemId: 'notify',
     password: SMPP_PASSWORD,
@@ -39,29 +39,10 @@ afterAll(async () => {
 });
 
 async function startWithPolicy(policy: 'settle' | 'resend' | undefined): Promise<TestPlatform> {
-  const file = writeProvidersFile([
-    '  - kind: smtp',
-    '    name: email-smtp',
-    '    url: "smtp://notify:${SMTP_PASSWORD}@127.0.0.1:${SMTP_PORT}"',
-    '    from: "Bildirim <bildirim@notify.example>"',
-    '    socketTimeoutMs: 1000',
-    '  - kind: smpp',
-    '    name: sms-smpp',
-    '    url: "smpp://notify:${SMPP_PASSWORD}@127.0.0.1:${SMPP_PORT}"',
-    '    sourceAddr: Notify',
-    '    timeouts: { submitMs: 1000 }',
-  ]);
-  return startTestPlatform({
-    workerCount: 1,
-    env: {
-      PROVIDERS_FILE: file,
-      SMTP_PASSWORD,
-      SMTP_PORT: String(smtp.port),
-      SMPP_PASSWORD,
-      SMPP_PORT: String(smsc.port),
-      ...(policy ? { UNKNOWN_OUTCOME_EMAIL: policy, UNKNOWN_OUTCOME_SMS: policy } : {}),
-    },
-  });
+  return startWithProviders(
+    [smtp.providerConfig({ socketTimeoutMs: 1000 }), smsc.providerConfig({ timeouts: { submitMs: 1000 } })],
+    policy ? { UNKNOWN_OUTCOME_EMAIL: policy, UNKNOWN_OUTCOME_SMS: policy } : {},
+  );
 }
 
 async function unconfirmedCount(platform: TestPlatform): Promise<number> {

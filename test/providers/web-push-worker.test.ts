@@ -1,34 +1,20 @@
-import webPush from 'web-push';
 import { renderForChannel, type RenderedMessage } from '@notify/core';
-import { LoopbackPushService, type PushServiceBehaviour } from '../../packages/providers/src/web-push/loopback-push-service';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { oneChannel, postNotification, TURKISH, waitTerminal, writeProvidersFile } from './real-provider-harness';
+import { LoopbackPushService, type PushServiceBehaviour } from '@notify/providers/testing';
+import type { TestPlatform } from '../harness/platform';
+import { oneChannel, postNotification, startWithProviders, TURKISH, waitTerminal } from './real-provider-harness';
 
 /**
  * Web Push through the real worker (api → Redis → worker → WebPushAdapter → an RFC 8030 push
  * service on loopback that verifies the VAPID JWT and decrypts the aes128gcm payload):
  * delivered (201), transient (500), permanent (410, then suppressed), unknown (read, never answered).
  */
-const vapid = webPush.generateVAPIDKeys();
-const SUBJECT = 'mailto:ops@notify.example';
-
 let service: LoopbackPushService;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  service = await LoopbackPushService.start({ subject: SUBJECT, publicKey: vapid.publicKey });
-  const file = writeProvidersFile([
-    '  - kind: web-push',
-    '    name: push-web',
-    '    vapid: { subject: "mailto:ops@notify.example", publicKey: "${VAPID_PUBLIC_KEY}", privateKey: "${VAPID_PRIVATE_KEY}" }',
-    // A stalled push service becomes unknown after requestMs.
-    '    timeouts: { connectMs: 500, requestMs: 1500 }',
-    '    tls: { ca: "${PUSH_CA}" }',
-  ]);
-  platform = await startTestPlatform({
-    workerCount: 1,
-    env: { PROVIDERS_FILE: file, VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, PUSH_CA: service.ca },
-  });
+  service = await LoopbackPushService.start();
+  // A stalled push service becomes unknown after requestMs.
+  platform = await startWithProviders([service.providerConfig({ timeouts: { connectMs: 500, requestMs: 1500 } })]);
 });
 
 afterAll(async () => {
@@ -56,7 +42,7 @@ describe('Web Push through the worker', () => {
     const expected = (renderForChannel('push', TURKISH, { smsMaxSegments: 10 }) as Extract<RenderedMessage, { channel: 'push' }>).push.payload;
     expect(JSON.parse(received[0]!.plaintext)).toEqual(expected);
     expect(JSON.parse(received[0]!.plaintext)).toMatchObject({ title: TURKISH.title, body: TURKISH.body });
-    expect(received[0]).toMatchObject({ ttl: '900', urgency: 'high', vapidPublicKey: vapid.publicKey });
+    expect(received[0]).toMatchObject({ ttl: '900', urgency: 'high', vapidPublicKey: service.vapid.publicKey });
     expect(service.refused).toEqual([]);
   });
 

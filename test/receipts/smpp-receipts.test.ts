@@ -1,5 +1,5 @@
 import { waitFor } from '@notify/platform-kit';
-import { LoopbackSmsc } from '../../packages/providers/src/smpp/loopback-smsc';
+import { LoopbackSmsc } from '@notify/providers/testing';
 import { readViews } from '../harness/notification-poll';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
 import { oneChannel, postNotification, waitTerminal, writeProvidersFile } from '../providers/real-provider-harness';

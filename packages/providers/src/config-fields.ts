@@ -10,3 +10,8 @@ export const timeoutMsSchema = z.number().int().min(50).max(600_000);
 
 /** Sockets kept open to one provider (its bulkhead). */
 export const connectionsSchema = z.number().int().min(1).max(1_000);
+
+/** The fields every provider entry of one kind starts with: its kind, its name, and the one channel it serves. */
+export function providerEntryFields<K extends string, C extends string>(kind: K, channel: C) {
+  return { kind: z.literal(kind), name: providerNameSchema, channel: z.literal(channel).default(channel) };
+}

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 
 /** What one POST came to: the answer (status and body text), or the error and whether our own call timeout caused it. */
 export type PostOutcome = { ok: true; statusCode: number; body: string } | { ok: false; error: unknown; timedOut: boolean };
@@ -10,6 +10,20 @@ export interface PostOnceRequest {
   body: string;
   /** The whole call, from now: queueing for a socket, sending, the answer. */
   timeoutMs: number;
+}
+
+/**
+ * The keep-alive pool of one provider's origin: `connections` sockets, each call bounded by
+ * `timeoutMs` (connecting by at most 2 s of it).
+ */
+export function providerPool(origin: string, options: { connections: number; timeoutMs: number }): Pool {
+  return new Pool(origin, {
+    connections: options.connections,
+    keepAliveTimeout: 30_000,
+    connectTimeout: Math.min(options.timeoutMs, 2_000),
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { PRIORITIES } from '@notify/core';
-import { connectionsSchema, providerNameSchema, timeoutMsSchema } from '../config-fields';
+import { connectionsSchema, timeoutMsSchema, providerEntryFields } from '../config-fields';
 
 /** The OAuth2 scope of FCM HTTP v1 sends. */
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
@@ -83,9 +83,7 @@ export const DEFAULT_FCM_DELIVERY = {
  */
 export const fcmProviderConfigSchema = z
   .strictObject({
-    kind: z.literal('fcm'),
-    name: providerNameSchema,
-    channel: z.literal('push').default('push'),
+    ...providerEntryFields('fcm', 'push'),
     serviceAccount: z.string().min(1, 'must be the service-account JSON or the path of its file'),
     /** FCM's API origin (tests: a loopback peer). */
     apiBaseUrl: endpointUrl.default(FCM_API_BASE_URL),

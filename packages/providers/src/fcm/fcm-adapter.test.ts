@@ -1,17 +1,14 @@
-import { generateKeyPairSync, createPublicKey } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { formatPush, renderForChannel, type Priority, type RenderedMessage } from '@notify/core';
+import { freePort } from '@notify/platform-kit';
 import type { SendResult } from '../adapter';
+import { LoopbackFcm } from '../testing';
 import { fcmProviderConfigSchema, type FcmProviderConfigInput } from './config';
 import { FCM_MAX_PAYLOAD_BYTES, FcmAdapter } from './fcm-adapter';
-import { LoopbackFcm } from './loopback-fcm';
 
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const account = { client_email: 'notify-sender@notify-test-1.iam.gserviceaccount.com', project_id: 'notify-test-1' };
 const rendered = renderForChannel(
   'push',
   {
@@ -28,20 +25,10 @@ let clock = Date.now();
 const results: SendResult[] = [];
 const adapters: FcmAdapter[] = [];
 
-const serviceAccountJson = (overrides: Record<string, unknown> = {}) =>
-  JSON.stringify({ type: 'service_account', ...account, private_key_id: 'k1', private_key: privatePem, token_uri: peer.tokenUrl, ...overrides });
-
-const config = (overrides: Partial<FcmProviderConfigInput> = {}): FcmProviderConfigInput => ({
-  kind: 'fcm',
-  name: 'push-fcm',
-  serviceAccount: serviceAccountJson(),
-  apiBaseUrl: peer.baseUrl,
-  timeouts: { connectMs: 250, requestMs: 600, tokenMs: 600 },
-  ...overrides,
-});
+const serviceAccountJson = (overrides: Record<string, unknown> = {}) => peer.serviceAccountJson(overrides);
 
 function newAdapter(overrides: Partial<FcmProviderConfigInput> = {}): FcmAdapter {
-  const made = new FcmAdapter(config(overrides), { now: () => clock });
+  const made = new FcmAdapter(peer.providerConfig({ timeouts: { connectMs: 250, requestMs: 600, tokenMs: 600 }, ...overrides }), { now: () => clock });
   adapters.push(made);
   return made;
 }
@@ -63,7 +50,7 @@ const printed: jest.SpyInstance[] = [];
 
 beforeAll(async () => {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) printed.push(jest.spyOn(console, method));
-  peer = await LoopbackFcm.start(createPublicKey(privatePem), account, () => clock);
+  peer = await LoopbackFcm.start({ now: () => clock });
   adapter = newAdapter();
 });
 
@@ -141,7 +128,7 @@ describe('FCM HTTP v1 adapter against a loopback token endpoint and messages:sen
   });
 
   it('FCM refusing connections: transient, not sent', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const offline = newAdapter({ name: 'push-fcm-off', apiBaseUrl: `http://127.0.0.1:${port}` });
     expect(await send('tok-device-3', { via: offline })).toMatchObject({ outcome: 'transient', errorClass: 'ECONNREFUSED', sent: false });
   });
@@ -158,7 +145,7 @@ describe('FCM HTTP v1 adapter against a loopback token endpoint and messages:sen
     } finally {
       peer.tokenStatus = undefined;
     }
-    const port = await closedPort();
+    const port = await freePort();
     expect(await send('tok-t-2', { via: newAdapter({ name: 'push-fcm-t2', tokenUrl: `http://127.0.0.1:${port}/token` }) })).toMatchObject({
       outcome: 'transient',
       errorClass: 'oauth-ECONNREFUSED',
@@ -205,7 +192,7 @@ describe('FCM HTTP v1 adapter against a loopback token endpoint and messages:sen
     expect(peer.tokensIssued.length).toBeGreaterThan(2);
     for (const token of peer.tokensIssued) expect(text).not.toContain(token);
     expect(text).not.toContain('PRIVATE KEY');
-    expect(text).not.toContain(privatePem.split('\n')[1]);
+    expect(text).not.toContain(peer.privatePem.split('\n')[1]);
     expect(text).not.toContain('tok-');
     const consoleText = JSON.stringify(printed.flatMap((spy) => spy.mock.calls));
     for (const token of peer.tokensIssued) expect(consoleText).not.toContain(token);
@@ -231,8 +218,8 @@ describe('fcmProviderConfigSchema', () => {
   });
 
   it.each([
-    ['not JSON', `{${privatePem}`, 'not valid JSON'],
-    ['a broken key', () => serviceAccountJson({ private_key: privatePem.replace(/\n[A-Za-z0-9+/]{10}/, '\n') }), 'not an RSA private key'],
+    ['not JSON', () => `{${peer.privatePem}`, 'not valid JSON'],
+    ['a broken key', () => serviceAccountJson({ private_key: peer.privatePem.replace(/\n[A-Za-z0-9+/]{10}/, '\n') }), 'not an RSA private key'],
     ['no client_email', () => serviceAccountJson({ client_email: undefined }), 'client_email'],
     ['a missing file', '/nonexistent/sa.json', 'cannot read the service-account file (ENOENT)'],
   ])('refuses a service account that is %s, naming the field and never echoing the key', (_, value, reason) => {
@@ -242,7 +229,7 @@ describe('fcmProviderConfigSchema', () => {
     expect(result.error!.issues).toEqual([expect.objectContaining({ path: ['serviceAccount'], message: expect.stringContaining(reason) })]);
     const text = `${JSON.stringify(result.error!.issues)} ${result.error!.message}`;
     expect(text).not.toContain('PRIVATE KEY');
-    expect(text).not.toContain(privatePem.split('\n')[2]);
+    expect(text).not.toContain(peer.privatePem.split('\n')[2]);
   });
 
   it('refuses an http API or token URL off loopback (a bearer token in clear)', () => {
@@ -256,11 +243,3 @@ describe('fcmProviderConfigSchema', () => {
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['apiBaseUrl', 'tokenUrl']);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -1,10 +1,11 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Agent, request as undiciRequest } from 'undici';
-import { classifyProviderStatus, type PushPayload } from '@notify/core';
+import type { PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
+import { postWithin } from '../http-post';
 import { classifyHttpFailure, parseJsonObject } from '../network-failure';
-import { scrubPushText } from '../push-text';
+import { classifyFcmError, classifyTokenAnswer, type Classified } from './fcm-errors';
 import { FCM_SCOPE, fcmProviderConfigSchema, loadServiceAccount, type FcmProviderConfig, type FcmProviderConfigInput, type ServiceAccount } from './config';
 
 /** FCM refuses messages whose notification and data exceed 4096 bytes; measured as the rendered JSON of title, body and data. */
@@ -13,50 +14,6 @@ export const FCM_MAX_PAYLOAD_BYTES = 4_096;
 const CAPABILITIES: ProviderCapabilities = Object.freeze({ idempotencyKey: false, lookup: false, receipts: false, maxPayloadBytes: FCM_MAX_PAYLOAD_BYTES });
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-
-type Classified = Omit<SendResult, 'durationMs' | 'sent'>;
-
-/** What FCM's error answer means (`error.details[].errorCode`, else `error.status`, else the HTTP status). */
-export function classifyFcmError(status: number, body: Record<string, unknown> | undefined): Classified {
-  const error = (body?.error ?? {}) as { status?: unknown; message?: unknown; details?: unknown };
-  const details = Array.isArray(error.details) ? (error.details as { errorCode?: unknown }[]) : [];
-  const errorCode = details.map((detail) => detail?.errorCode).find((code): code is string => typeof code === 'string');
-  const code = errorCode ?? (typeof error.status === 'string' ? error.status : undefined);
-  const said = typeof error.message === 'string' ? `: ${scrubPushText(error.message, 160)}` : '';
-  switch (code) {
-    case 'UNREGISTERED':
-      return {
-        outcome: 'permanent',
-        errorClass: code,
-        message: 'the device token is no longer registered (app uninstalled or token rotated)',
-        addressInvalid: true,
-      };
-    case 'INVALID_ARGUMENT':
-      return { outcome: 'permanent', errorClass: code, message: `FCM refused the message or the token as invalid${said}` };
-    case 'SENDER_ID_MISMATCH':
-      return { outcome: 'permanent', errorClass: code, message: 'configuration error: the token belongs to another Firebase project than the service account' };
-    case 'THIRD_PARTY_AUTH_ERROR':
-      return {
-        outcome: 'permanent',
-        errorClass: code,
-        message: 'configuration error: the APNs certificate or auth key (or Web Push key) in the Firebase project was refused',
-      };
-    case 'PERMISSION_DENIED':
-      return {
-        outcome: 'permanent',
-        errorClass: code,
-        message: 'configuration error: the service account may not send for this project (cloudmessaging.messages.create)',
-      };
-    case 'UNAUTHENTICATED':
-      return { outcome: 'permanent', errorClass: code, message: 'configuration error: FCM refused a freshly issued access token' };
-    case 'QUOTA_EXCEEDED':
-    case 'UNAVAILABLE':
-    case 'INTERNAL':
-      return { outcome: 'transient', errorClass: code, message: `FCM answered ${status} ${code}` };
-  }
-  const outcome = classifyProviderStatus(status);
-  return { outcome, errorClass: code ?? `http-${status}`, message: `FCM answered ${status}${said}` };
-}
 
 /** An access token and when to stop using it (ms, the adapter's clock). */
 interface AccessToken {
@@ -139,33 +96,26 @@ export class FcmAdapter implements ProviderAdapter {
     for (let attempt = 0; ; attempt += 1) {
       const token = await this.#accessToken();
       if ('failure' in token) return done(token.failure, false);
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), this.#config.timeouts.requestMs);
-      try {
-        const response = await undiciRequest(this.#sendUrl, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json; charset=utf-8' },
-          body,
-          dispatcher: this.#agent,
-          signal: abort.signal,
-        });
-        const answer = parseJsonObject(await response.body.text());
-        if (response.statusCode >= 200 && response.statusCode < 300) {
-          const name = typeof answer?.name === 'string' ? answer.name.slice(0, 200) : undefined;
-          return done({ outcome: 'delivered', ...(name ? { providerMessageId: name } : {}) }, true);
-        }
-        const classified = classifyFcmError(response.statusCode, answer);
-        // An access token FCM no longer takes (revoked, expired early): a fresh one, once. Nothing was delivered.
-        if (classified.errorClass === 'UNAUTHENTICATED' || (response.statusCode === 401 && classified.errorClass === 'http-401')) {
-          if (this.#token?.value === token.token) this.#token = undefined;
-          if (attempt === 0) continue;
-        }
-        return done(classified, true);
-      } catch (error) {
-        return classifyHttpFailure(error, abort.signal.aborted, elapsedMs(started));
-      } finally {
-        clearTimeout(timer);
+      const response = await postWithin(this.#sendUrl, {
+        headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json; charset=utf-8' },
+        body,
+        dispatcher: this.#agent,
+        timeoutMs: this.#config.timeouts.requestMs,
+        started,
+      });
+      if ('failure' in response) return response.failure;
+      const answer = parseJsonObject(response.text);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        const name = typeof answer?.name === 'string' ? answer.name.slice(0, 200) : undefined;
+        return done({ outcome: 'delivered', ...(name ? { providerMessageId: name } : {}) }, true);
       }
+      const classified = classifyFcmError(response.statusCode, answer);
+      // An access token FCM no longer takes (revoked, expired early): a fresh one, once. Nothing was delivered.
+      if (classified.errorClass === 'UNAUTHENTICATED' || (response.statusCode === 401 && classified.errorClass === 'http-401')) {
+        if (this.#token?.value === token.token) this.#token = undefined;
+        if (attempt === 0) continue;
+      }
+      return done(classified, true);
     }
   }
 
@@ -235,18 +185,4 @@ export class FcmAdapter implements ProviderAdapter {
       clearTimeout(timer);
     }
   }
-}
-
-/** The token endpoint refused or failed (RFC 6749 §5.2 error answers). */
-function classifyTokenAnswer(status: number, answer: Record<string, unknown> | undefined): Classified {
-  const error = typeof answer?.error === 'string' ? answer.error.slice(0, 40) : undefined;
-  const description = typeof answer?.error_description === 'string' ? `: ${scrubPushText(answer.error_description, 120)}` : '';
-  if (status === 429 || status >= 500) {
-    return { outcome: 'transient', errorClass: `oauth-http-${status}`, message: `the token endpoint answered ${status}` };
-  }
-  return {
-    outcome: 'permanent',
-    errorClass: `oauth-${error ?? `http-${status}`}`,
-    message: `configuration error: the token endpoint refused the service account (${error ?? status}${description})`,
-  };
 }

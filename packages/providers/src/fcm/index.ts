@@ -1,2 +1,3 @@
 export * from './config';
 export * from './fcm-adapter';
+export { classifyFcmError } from './fcm-errors';

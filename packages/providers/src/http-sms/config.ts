@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { connectionsSchema, providerNameSchema, timeoutMsSchema } from '../config-fields';
+import { connectionsSchema, timeoutMsSchema, providerEntryFields } from '../config-fields';
 
 /**
  * Error codes of the REST shape (Twilio's numbering, which most HTTP SMS providers copy or map)
@@ -15,9 +15,7 @@ export const DEFAULT_INVALID_ADDRESS_CODES = [21211, 21214, 21217, 21401, 21407,
  * name the field only).
  */
 export const httpSmsProviderConfigSchema = z.strictObject({
-  kind: z.literal('http-sms'),
-  name: providerNameSchema,
-  channel: z.literal('sms').default('sms'),
+  ...providerEntryFields('http-sms', 'sms'),
   /** e.g. `https://api.twilio.com/2010-04-01`; a path prefix is kept. */
   baseUrl: z.url({ protocol: /^https?$/ }),
   /** Appended to baseUrl; `{account}` is replaced by the account (URL-encoded). */

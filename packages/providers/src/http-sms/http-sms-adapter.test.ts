@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { renderForChannel } from '@notify/core';
+import { freePort } from '@notify/platform-kit';
 import type { SendRequest } from '../adapter';
+import { HTTP_SMS_NUMBER_ANSWERS, LoopbackHttpSms } from '../testing';
 import { httpSmsProviderConfigSchema, type HttpSmsProviderConfigInput } from './config';
 import { HttpSmsAdapter } from './http-sms-adapter';
 
@@ -13,89 +12,31 @@ import { HttpSmsAdapter } from './http-sms-adapter';
 const ACCOUNT = 'AC0123456789abcdef';
 const TOKEN = 'tok-s3cr3t-0987';
 const DELIVERED = '+905551112233';
-const INVALID = '+90555000';
-const UNSUBSCRIBED = '+905554443322';
+const INVALID = `+9055511${HTTP_SMS_NUMBER_ANSWERS.invalid}`;
+const UNSUBSCRIBED = `+9055511${HTTP_SMS_NUMBER_ANSWERS.unsubscribed}`;
 
-interface Call {
-  path: string;
-  authorized: boolean;
-  contentType: string | undefined;
-  idempotencyKey: string | undefined;
-  form: URLSearchParams;
-}
-
-let server: Server;
-let baseUrl: string;
-const calls: Call[] = [];
-let stalled: ServerResponse[] = [];
+let provider: LoopbackHttpSms;
 const adapters: HttpSmsAdapter[] = [];
-
-function answer(res: ServerResponse, status: number, body: object): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let raw = '';
-  for await (const chunk of req) raw += (chunk as Buffer).toString('utf8');
-  const expected = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
-  const call: Call = {
-    path: req.url ?? '',
-    authorized: req.headers.authorization === expected,
-    contentType: req.headers['content-type'],
-    idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-    form: new URLSearchParams(raw),
-  };
-  calls.push(call);
-  if (req.method !== 'POST' || call.path !== `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`) return answer(res, 404, { code: 20404, message: 'not found' });
-  if (!call.authorized) return answer(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-  const to = call.form.get('To') ?? '';
-  if (!call.form.get('Body') || call.form.get('From') !== 'NOTIFY') return answer(res, 400, { code: 21602, message: 'Message body is required.' });
-  if (to === INVALID) return answer(res, 400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
-  if (to === UNSUBSCRIBED) return answer(res, 400, { code: 21610, message: `Attempt to send to unsubscribed recipient ${to}`, status: 400 });
-  if (to.endsWith('429')) return answer(res, 429, { code: 20429, message: 'Too Many Requests' });
-  if (to.endsWith('503')) return answer(res, 503, { code: 20503, message: 'Service unavailable' });
-  if (to.endsWith('0000')) {
-    stalled.push(res); // accepted, never answered
-    return;
-  }
-  answer(res, 201, { sid: `SM${calls.length.toString().padStart(32, '0')}`, status: 'queued', to, body: call.form.get('Body') });
-}
+const calls = () => provider.calls;
 
 beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/2010-04-01`;
+  provider = await LoopbackHttpSms.start({ account: ACCOUNT, authToken: TOKEN });
 });
 
-afterEach(() => {
-  for (const res of stalled) res.destroy();
-  stalled = [];
-});
+afterEach(() => provider.releaseStalled());
 
 afterAll(async () => {
   await Promise.all(adapters.map((a) => a.close()));
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await provider.close();
 });
 
 function adapter(overrides: Partial<HttpSmsProviderConfigInput> = {}): HttpSmsAdapter {
-  const created = new HttpSmsAdapter({
-    kind: 'http-sms',
-    name: 'sms-http',
-    baseUrl,
-    account: ACCOUNT,
-    authToken: TOKEN,
-    from: 'NOTIFY',
-    timeoutMs: 2_000,
-    ...overrides,
-  });
+  const created = new HttpSmsAdapter(provider.providerConfig(overrides));
   adapters.push(created);
   return created;
 }
 
-function request(to: string, id = `n-${calls.length}`): SendRequest {
+function request(to: string, id = `n-${calls().length}`): SendRequest {
   return {
     notificationId: id,
     idempotencyKey: `key-${id}`,
@@ -117,7 +58,7 @@ describe('HttpSmsAdapter against a loopback REST SMS provider', () => {
     const result = await sms.send(request(DELIVERED));
     expect(result).toMatchObject({ outcome: 'delivered', sent: true });
     expect(result.providerMessageId).toMatch(/^SM\d{32}$/);
-    const call = calls.at(-1)!;
+    const call = calls().at(-1)!;
     expect(call).toMatchObject({ authorized: true, idempotencyKey: undefined });
     expect(call.contentType).toMatch(/^application\/x-www-form-urlencoded/);
     expect(Object.fromEntries(call.form)).toEqual({
@@ -157,15 +98,11 @@ describe('HttpSmsAdapter against a loopback REST SMS provider', () => {
   it('a timeout after the request went out is unknown', async () => {
     const result = await adapter({ timeoutMs: 300 }).send(request('+905551110000'));
     expect(result).toMatchObject({ outcome: 'unknown', errorClass: 'timeout', sent: true });
-    expect(stalled).toHaveLength(1);
+    expect(provider.stalled).toHaveLength(1);
   });
 
   it('a refused connection is transient and not sent; the answer names neither token nor number', async () => {
-    const closed = createServer();
-    closed.listen(0, '127.0.0.1');
-    await once(closed, 'listening');
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await freePort();
     const result = await adapter({ baseUrl: `http://127.0.0.1:${port}/2010-04-01` }).send(request(DELIVERED));
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'ECONNREFUSED', sent: false });
     expectNoSecrets(result, DELIVERED);
@@ -175,7 +112,7 @@ describe('HttpSmsAdapter against a loopback REST SMS provider', () => {
     const sms = adapter({ idempotencyHeader: 'Idempotency-Key' });
     expect(sms.capabilities.idempotencyKey).toBe(true);
     await sms.send(request(DELIVERED, 'n-idem'));
-    expect(calls.at(-1)!.idempotencyKey).toBe('key-n-idem');
+    expect(calls().at(-1)!.idempotencyKey).toBe('key-n-idem');
   });
 
   it('a config error names the field, never the token', () => {

@@ -1,7 +1,8 @@
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { classifyProviderStatus, type Channel } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { classifyHttpFailure, parseJsonObject, scrubProviderText } from '../network-failure';
+import { providerPool } from '../post-once';
 import { httpSmsProviderConfigSchema, type HttpSmsProviderConfig, type HttpSmsProviderConfigInput } from './config';
 
 /**
@@ -42,13 +43,7 @@ export class HttpSmsAdapter implements ProviderAdapter {
     this.#idempotencyHeader = c.idempotencyHeader?.toLowerCase();
     this.#invalidAddressCodes = new Set(c.invalidAddressCodes);
     this.#timeoutMs = c.timeoutMs;
-    this.#pool = new Pool(base.origin, {
-      connections: c.connections,
-      keepAliveTimeout: 30_000,
-      connectTimeout: Math.min(c.timeoutMs, 2_000),
-      headersTimeout: c.timeoutMs,
-      bodyTimeout: c.timeoutMs,
-    });
+    this.#pool = providerPool(base.origin, { connections: c.connections, timeoutMs: c.timeoutMs });
   }
 
   async send(request: SendRequest): Promise<SendResult> {

@@ -1,8 +1,8 @@
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { classifyProviderStatus, type Channel } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { classifyHttpFailure, parseJsonObject, scrubProviderText } from '../network-failure';
-import { postOnce } from '../post-once';
+import { postOnce, providerPool } from '../post-once';
 import { simulatorProviderConfigSchema, type SimulatorProviderConfig, type SimulatorProviderConfigInput } from './config';
 
 /** The simulators' capabilities (every simulator the same). */
@@ -31,13 +31,7 @@ export class SimulatorAdapter implements ProviderAdapter {
     this.name = c.name;
     this.channel = c.channel;
     this.#timeoutMs = c.timeoutMs;
-    this.#pool = new Pool(new URL(c.url).origin, {
-      connections: c.connections,
-      keepAliveTimeout: 30_000,
-      connectTimeout: Math.min(c.timeoutMs, 2_000),
-      headersTimeout: c.timeoutMs,
-      bodyTimeout: c.timeoutMs,
-    });
+    this.#pool = providerPool(new URL(c.url).origin, { connections: c.connections, timeoutMs: c.timeoutMs });
   }
 
   async send(request: SendRequest): Promise<SendResult> {

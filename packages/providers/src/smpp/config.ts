@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerNameSchema, timeoutMsSchema } from '../config-fields';
+import { timeoutMsSchema, providerEntryFields } from '../config-fields';
 
 /** An alphanumeric sender (TON 5) is at most 11 GSM characters; a numeric one at most 15 digits (E.164). */
 const SOURCE_ADDR = /^(\+?[0-9]{1,15}|[A-Za-z0-9 .\-_&]{1,11})$/;
@@ -28,9 +28,7 @@ const timeoutsSchema = z.strictObject({
  */
 export const smppProviderConfigSchema = z
   .strictObject({
-    kind: z.literal('smpp'),
-    name: providerNameSchema,
-    channel: z.literal('sms').default('sms'),
+    ...providerEntryFields('smpp', 'sms'),
     url: z.string().optional(),
     host: z.string().min(1).optional(),
     port: z.number().int().min(1).max(65_535).optional(),

@@ -6,22 +6,8 @@ export {
   type SmppProviderConfigInput,
   type SmppEndpoint,
 } from './config';
-export {
-  SmppAdapter,
-  createSmppAdapter,
-  pendingMessageId as smppPendingMessageId,
-  SMPP_CAPABILITIES,
-  SMPP_ERROR_CLASSES,
-  type SmppAdapterOptions,
-} from './smpp-adapter';
+export { SmppAdapter, createSmppAdapter, SMPP_CAPABILITIES, type SmppAdapterOptions } from './smpp-adapter';
+export { pendingMessageId as smppPendingMessageId, SMPP_ERROR_CLASSES } from './part-outcome';
 export { classifySubmitStatus as classifySmppSubmitStatus, statusClass as smppStatusClass, SMPP_STATUS } from './command-status';
-export { parseReceipt as parseSmppReceipt, formatReceiptText as formatSmppReceiptText, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
-export type { SmppLogger } from './smpp-session';
-/** Test support: an SMSC on loopback (the `smpp` package's server side) for adapter and worker integration tests. */
-export {
-  LoopbackSmsc,
-  reassemble as reassembleSmppParts,
-  type ReceivedSubmit as ReceivedSmppSubmit,
-  type SubmitDecision as SmppSubmitDecision,
-  type LoopbackSmscOptions,
-} from './loopback-smsc';
+export { parseReceipt as parseSmppReceipt, type ParsedReceipt as ParsedSmppReceipt } from './receipt';
+export type { SmppLogger } from './session-options';

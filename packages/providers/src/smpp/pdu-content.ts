@@ -1,3 +1,4 @@
+import type { PDU } from 'smpp';
 import { gsm7Septets, isGsm7, type SmsMessage } from '@notify/core';
 import { encodings } from 'smpp';
 
@@ -94,4 +95,32 @@ export function smppAddress(address: string): SmppAddress {
   if (/^\+[0-9]+$/.test(address)) return { addr: address.slice(1), ton: TON.INTERNATIONAL, npi: NPI.ISDN };
   if (/^[0-9]+$/.test(address)) return { addr: address, ton: TON.UNKNOWN, npi: NPI.ISDN };
   return { addr: address, ton: TON.ALPHANUMERIC, npi: NPI.UNKNOWN };
+}
+
+/** The submit_sm fields of one part, asking for a final delivery receipt. */
+export function submitParams(
+  source: ReturnType<typeof smppAddress>,
+  destination: ReturnType<typeof smppAddress>,
+  segment: SmppSegment,
+): Record<string, unknown> {
+  return {
+    source_addr_ton: source.ton,
+    source_addr_npi: source.npi,
+    source_addr: source.addr,
+    dest_addr_ton: destination.ton,
+    dest_addr_npi: destination.npi,
+    destination_addr: destination.addr,
+    esm_class: segment.esmClass,
+    registered_delivery: REGISTERED_DELIVERY_FINAL,
+    data_coding: segment.dataCoding,
+    short_message: segment.shortMessage,
+  };
+}
+
+/** A deliver_sm's short_message as text (receipts are ASCII). */
+export function shortMessageText(value: PDU['short_message']): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return value.toString('latin1');
+  return typeof value.message === 'string' ? value.message : value.message.toString('latin1');
 }

@@ -69,13 +69,3 @@ export function parseSmppDate(value: string): number | undefined {
   const at = Date.UTC(2000 + Number(yy), Number(mo) - 1, Number(dd), Number(hh), Number(mi), Number(ss ?? '0'));
   return Number.isNaN(at) || Number(mo) < 1 || Number(mo) > 12 ? undefined : at;
 }
-
-/** The receipt text an SMSC writes (appendix B), for the loopback SMSC and tests. */
-export function formatReceiptText(input: { id: string; stat: string; err?: string; submitDate: Date; doneDate: Date }): string {
-  const d = (date: Date) =>
-    [date.getUTCFullYear() % 100, date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes()]
-      .map((n) => String(n).padStart(2, '0'))
-      .join('');
-  const delivered = input.stat === 'DELIVRD' ? '001' : '000';
-  return `id:${input.id} sub:001 dlvrd:${delivered} submit date:${d(input.submitDate)} done date:${d(input.doneDate)} stat:${input.stat} err:${input.err ?? '000'} text:`;
-}

@@ -1,10 +1,10 @@
 import { formatSms } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import type { ProviderReceipt, SendRequest, SendResult } from '../adapter';
+import { LoopbackSmsc, reassemble, type ReceivedSubmit, type SubmitDecision } from '../testing';
 import { smppProviderConfigSchema, type SmppProviderConfigInput } from './config';
-import { LoopbackSmsc, reassemble, type ReceivedSubmit, type SubmitDecision } from './loopback-smsc';
 import { SmppAdapter, createSmppAdapter } from './smpp-adapter';
-import type { SmppLogger } from './smpp-session';
+import type { SmppLogger } from './session-options';
 
 const SYSTEM_ID = 'notify';
 const PASSWORD = 'Pw9$kq2Z';
@@ -29,16 +29,15 @@ afterEach(async () => {
   await smsc.close();
 });
 
-function provider(overrides: Partial<SmppProviderConfigInput> = {}, password = PASSWORD): SmppAdapter {
-  const config = smppProviderConfigSchema.parse({
-    kind: 'smpp',
-    name: 'sms-a',
-    url: `smpp://${SYSTEM_ID}:${encodeURIComponent(password)}@127.0.0.1:${smsc.port}`,
-    sourceAddr: 'Notify',
-    rebind: { initialMs: 50, maxMs: 500 },
-    ...overrides,
-    timeouts: { submitMs: 5_000, unboundWaitMs: 5_000, ...overrides.timeouts },
-  });
+function provider(overrides: Partial<SmppProviderConfigInput> = {}): SmppAdapter {
+  const config = smppProviderConfigSchema.parse(
+    smsc.providerConfig({
+      name: 'sms-a',
+      rebind: { initialMs: 50, maxMs: 500 },
+      ...overrides,
+      timeouts: { submitMs: 5_000, unboundWaitMs: 5_000, ...overrides.timeouts },
+    }),
+  );
   const created = createSmppAdapter(config, { logger });
   providers.push(created);
   return created;
@@ -69,7 +68,7 @@ afterAll(() => {
 
 describe('SMPP adapter against a loopback SMSC', () => {
   it('reports a refused bind (wrong password) as a configuration error, nothing sent', async () => {
-    const adapter = provider({}, 'wrong-pw');
+    const adapter = provider({ password: 'wrong-pw' });
     const result = await send(adapter, request('Hello'));
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'config-bind-refused', sent: false });
     expect(result.message).toContain('ESME_RINVPASWD');

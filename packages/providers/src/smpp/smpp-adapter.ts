@@ -1,50 +1,20 @@
 import type { PDU } from 'smpp';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type ProviderReceipt, type SendRequest, type SendResult } from '../adapter';
-import { classifySubmitStatus, statusName, type StatusOutcome } from './command-status';
+import { statusName } from './command-status';
 import { resolveSmppEndpoint, smppProviderConfigSchema, type SmppProviderConfig, type SmppProviderConfigInput } from './config';
-import { ESM_CLASS_RECEIPT, REGISTERED_DELIVERY_FINAL, buildSegments, concatReference, smppAddress, type SmppSegment } from './pdu-content';
+import { ESM_CLASS_RECEIPT, buildSegments, concatReference, shortMessageText, smppAddress, submitParams } from './pdu-content';
 import { parseReceipt, type ParsedReceipt } from './receipt';
 import { ReceiptTracker, type TrackedMessage } from './receipt-tracker';
-import { SILENT_LOGGER, SmppSession, type RequestResult, type SmppLogger } from './smpp-session';
+import { acceptedIds, combineParts, partResult, SMPP_ERROR_CLASSES, type PartResult } from './part-outcome';
+import { SILENT_LOGGER, type RequestResult, type SmppLogger } from './session-options';
+import { SmppSession } from './smpp-session';
 import { SmppWindow } from './window';
 
 export const SMPP_CAPABILITIES: ProviderCapabilities = { idempotencyKey: false, lookup: false, receipts: true };
 
-/** The errorClass values this adapter answers besides `smpp-0x…` command statuses. */
-export const SMPP_ERROR_CLASSES = {
-  /** The SMSC refused system_id/password/system_type: a configuration error (transient, nothing sent). */
-  bindRefused: 'config-bind-refused',
-  /** No bound session within `timeouts.unboundWaitMs` (the SMSC is down or re-binding): nothing sent. */
-  unbound: 'smpp-unbound',
-  /** No place in the window within `timeouts.windowWaitMs`. */
-  windowFull: 'smpp-window-full',
-  /** A submit_sm was written and no submit_sm_resp came within `timeouts.submitMs`: unknown. */
-  timeout: 'timeout',
-  /** The session was lost with a submit_sm written and unanswered: unknown. */
-  connectionLost: 'smpp-connection-lost',
-  /** The adapter was closed while the send waited. */
-  closed: 'smpp-closed',
-} as const;
-
-/**
- * The providerMessageId of an unknown outcome: no message_id came back, so the adapter names the
- * message after the notification. A submit_sm_resp that arrives late (same session, within two
- * minutes) ties the SMSC's message_id to it, and that message's receipt is reported under this id.
- */
-export function pendingMessageId(notificationId: string): string {
-  return `pending:${notificationId}`;
-}
-
 export interface SmppAdapterOptions {
   logger?: SmppLogger;
 }
-
-/** What the SMSC answered for one part. */
-type PartResult =
-  | { kind: 'accepted'; messageId: string }
-  | { kind: 'refused'; status: StatusOutcome }
-  | { kind: 'unknown'; errorClass: string }
-  | { kind: 'not-sent'; errorClass: string };
 
 /**
  * SMS over SMPP 3.4: one bound transceiver session per provider (opened at construction, kept
@@ -142,10 +112,10 @@ export class SmppAdapter implements ProviderAdapter {
       );
     }
     const partResults = await Promise.all(parts);
-    const result = this.combine(partResults, segments.length, started, request.notificationId);
+    const result = combineParts(partResults, segments.length, { started, notificationId: request.notificationId, windowWaitMs: timeouts.windowWaitMs });
+    if (result.outcome === 'delivered') this.tracker.track(result.providerMessageId ?? '', segments.length, acceptedIds(partResults));
     if (result.outcome === 'unknown' && result.providerMessageId !== undefined) {
-      const accepted = partResults.flatMap((r) => (r.kind === 'accepted' ? [r.messageId] : []));
-      const message = this.tracker.track(result.providerMessageId, segments.length, accepted);
+      const message = this.tracker.track(result.providerMessageId, segments.length, acceptedIds(partResults));
       onLate = (pdu) => this.onLateAnswer(message, pdu);
       for (const pdu of lateAnswers.splice(0)) onLate(pdu);
     }
@@ -185,61 +155,6 @@ export class SmppAdapter implements ProviderAdapter {
     };
   }
 
-  /**
-   * One outcome for all parts: delivered when every part got ESME_ROK; otherwise a refusal that
-   * is permanent wins (a retry gets the same answer), then unknown (a part may have gone), then
-   * transient. Sent when any part was written.
-   */
-  private combine(results: PartResult[], total: number, started: number, notificationId: string): SendResult {
-    const durationMs = elapsedMs(started);
-    const accepted = results.flatMap((r) => (r.kind === 'accepted' ? [r.messageId] : []));
-    const sent = results.some((r) => r.kind !== 'not-sent');
-    if (accepted.length === total) {
-      this.tracker.track(accepted[0] ?? '', total, accepted);
-      return { outcome: 'delivered', durationMs, sent: true, providerMessageId: accepted[0] };
-    }
-    const partNote = total > 1 ? ` (${accepted.length} of ${total} parts accepted)` : '';
-    const permanent = results.find((r) => r.kind === 'refused' && r.status.outcome === 'permanent');
-    if (permanent?.kind === 'refused') {
-      const { errorClass, message, addressInvalid } = permanent.status;
-      return {
-        outcome: 'permanent',
-        errorClass,
-        message: `${message ?? ''}${partNote}`,
-        durationMs,
-        sent: true,
-        ...(addressInvalid ? { addressInvalid } : {}),
-      };
-    }
-    const unknown = results.find((r) => r.kind === 'unknown');
-    if (unknown?.kind === 'unknown') {
-      const message =
-        unknown.errorClass === SMPP_ERROR_CLASSES.timeout
-          ? 'no submit_sm_resp within the submit timeout'
-          : 'the SMPP session was lost before the submit_sm_resp';
-      // A timed-out part may still be answered late: the pending id lets its receipt settle the outcome.
-      const pending = results.some((r) => r.kind === 'unknown' && r.errorClass === SMPP_ERROR_CLASSES.timeout);
-      return {
-        outcome: 'unknown',
-        errorClass: unknown.errorClass,
-        message: `${message}${partNote}`,
-        durationMs,
-        sent: true,
-        ...(pending ? { providerMessageId: pendingMessageId(notificationId) } : {}),
-      };
-    }
-    const refused = results.find((r) => r.kind === 'refused');
-    if (refused?.kind === 'refused')
-      return { outcome: 'transient', errorClass: refused.status.errorClass, message: `${refused.status.message ?? ''}${partNote}`, durationMs, sent: true };
-    const notSent = results.find((r) => r.kind === 'not-sent');
-    const errorClass = notSent?.kind === 'not-sent' ? notSent.errorClass : SMPP_ERROR_CLASSES.unbound;
-    const reason =
-      errorClass === SMPP_ERROR_CLASSES.windowFull
-        ? `no place in the SMPP window within ${this.config.timeouts.windowWaitMs} ms`
-        : 'the SMPP session was not bound';
-    return { outcome: 'transient', errorClass, message: `${reason}${partNote}`, durationMs, sent };
-  }
-
   /** A submit_sm_resp after its timeout: an accepted part joins its message; a refused one settles it undeliverable. */
   private onLateAnswer(message: TrackedMessage, pdu: PDU): void {
     const status = pdu.command === 'generic_nack' && pdu.command_status === 0 ? 0x08 : pdu.command_status;
@@ -276,35 +191,4 @@ export class SmppAdapter implements ProviderAdapter {
 /** The configured SMPP provider; its session starts binding now. */
 export function createSmppAdapter(config: SmppProviderConfigInput | SmppProviderConfig, options: SmppAdapterOptions = {}): SmppAdapter {
   return new SmppAdapter(config, options);
-}
-
-function submitParams(source: ReturnType<typeof smppAddress>, destination: ReturnType<typeof smppAddress>, segment: SmppSegment): Record<string, unknown> {
-  return {
-    source_addr_ton: source.ton,
-    source_addr_npi: source.npi,
-    source_addr: source.addr,
-    dest_addr_ton: destination.ton,
-    dest_addr_npi: destination.npi,
-    destination_addr: destination.addr,
-    esm_class: segment.esmClass,
-    registered_delivery: REGISTERED_DELIVERY_FINAL,
-    data_coding: segment.dataCoding,
-    short_message: segment.shortMessage,
-  };
-}
-
-function partResult(result: RequestResult): PartResult {
-  if (result.kind === 'timeout') return { kind: 'unknown', errorClass: SMPP_ERROR_CLASSES.timeout };
-  if (result.kind === 'lost') return { kind: 'unknown', errorClass: SMPP_ERROR_CLASSES.connectionLost };
-  const status = result.pdu.command === 'generic_nack' && result.pdu.command_status === 0 ? 0x08 : result.pdu.command_status;
-  const classified = classifySubmitStatus(status);
-  if (classified.outcome === 'delivered') return { kind: 'accepted', messageId: result.pdu.message_id ?? '' };
-  return { kind: 'refused', status: classified };
-}
-
-function shortMessageText(value: PDU['short_message']): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return value.toString('latin1');
-  return typeof value.message === 'string' ? value.message : value.message.toString('latin1');
 }

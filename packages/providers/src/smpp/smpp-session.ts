@@ -1,46 +1,7 @@
 import { PDU, connect, type Session } from 'smpp';
 import { BIND_CREDENTIAL_STATUSES, SMPP_STATUS, statusClass, statusName } from './command-status';
-import type { SmppEndpoint } from './config';
-
-/** The little of a logger the session uses (pino's signature). */
-export interface SmppLogger {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-}
-
-export const SILENT_LOGGER: SmppLogger = { info: () => undefined, warn: () => undefined };
-
-export interface SmppSessionOptions {
-  /** The provider's name, for logs. */
-  name: string;
-  endpoint: SmppEndpoint;
-  systemType: string;
-  timeouts: { connectMs: number; bindMs: number; enquireLinkMs: number };
-  enquireLinkMs: number;
-  rebind: { initialMs: number; maxMs: number };
-  logger: SmppLogger;
-  /** Every deliver_sm the SMSC sends (answered with deliver_sm_resp by the session after this returns). */
-  onDeliverSm: (pdu: PDU) => void;
-}
-
-/** Why the last bind failed; `credentials` when the SMSC refused the system_id/password/system_type. */
-export interface BindFailure {
-  credentials: boolean;
-  errorClass: string;
-  message: string;
-}
-
-/** What became of one request PDU. */
-export type RequestResult = { kind: 'response'; pdu: PDU } | { kind: 'timeout' } | { kind: 'lost' };
-
-interface Pending {
-  resolve: (result: RequestResult) => void;
-  timer: NodeJS.Timeout;
-}
-
-/** How long an answer that came after its timeout is still handed to `onLate`. */
-export const LATE_ANSWER_MS = 120_000;
-const LATE_ANSWERS_KEPT = 10_000;
+import { OutstandingRequests } from './outstanding-requests';
+import type { BindFailure, RequestResult, SmppSessionOptions } from './session-options';
 
 /**
  * One bound transceiver session to an SMSC, kept open: bind_transceiver after connect,
@@ -52,11 +13,8 @@ export class SmppSession {
   private session: Session | undefined;
   private bound = false;
   private closed = false;
-  private sequence = 0;
   private attempt = 0;
-  private readonly pending = new Map<number, Pending>();
-  /** Requests that timed out and still wait for a late answer: sequence → handler. */
-  private readonly late = new Map<number, { onLate: (pdu: PDU) => void; timer: NodeJS.Timeout }>();
+  private readonly requests = new OutstandingRequests();
   private readonly boundWaiters = new Set<() => void>();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private enquireTimer: NodeJS.Timeout | undefined;
@@ -120,7 +78,7 @@ export class SmppSession {
     this.bound = false;
     this.wakeBoundWaiters();
     if (session) await new Promise<void>((resolve) => session.destroy(() => resolve()));
-    this.failPending();
+    this.requests.failAll();
     this.session = undefined;
   }
 
@@ -131,33 +89,22 @@ export class SmppSession {
     timeoutMs: number,
     onLate?: (pdu: PDU) => void,
   ): Promise<RequestResult> | undefined {
-    this.sequence = this.sequence >= 0x7fffffff ? 1 : this.sequence + 1;
-    const sequence = this.sequence;
-    const pdu = new PDU(command, { ...params, sequence_number: sequence });
-    let settle: (result: RequestResult) => void = () => undefined;
-    const answer = new Promise<RequestResult>((resolve) => (settle = resolve));
-    const timer = setTimeout(() => {
-      if (!this.pending.delete(sequence)) return;
-      if (onLate) this.awaitLate(sequence, onLate);
-      settle({ kind: 'timeout' });
-    }, timeoutMs);
-    this.pending.set(sequence, { resolve: settle, timer });
+    const request = this.requests.open(timeoutMs, onLate);
+    const pdu = new PDU(command, { ...params, sequence_number: request.sequence });
     // The package writes synchronously to the socket, or answers false when it is not writable.
     let written: boolean;
     try {
       written = session.send(pdu);
     } catch (error) {
       // A PDU the package cannot encode (a programming error): nothing was written.
-      this.pending.delete(sequence);
-      clearTimeout(timer);
+      request.cancel();
       throw error;
     }
     if (!written) {
-      this.pending.delete(sequence);
-      clearTimeout(timer);
+      request.cancel();
       return undefined;
     }
-    return answer;
+    return request.answer;
   }
 
   private open(): void {
@@ -237,20 +184,7 @@ export class SmppSession {
   private onPdu(session: Session, pdu: PDU): void {
     if (session !== this.session) return;
     if (pdu.isResponse()) {
-      const entry = this.pending.get(pdu.sequence_number);
-      if (!entry) {
-        // An answer after its timeout: the call already counted as unknown; its owner may still want it.
-        const late = this.late.get(pdu.sequence_number);
-        if (late) {
-          this.late.delete(pdu.sequence_number);
-          clearTimeout(late.timer);
-          late.onLate(pdu);
-        }
-        return;
-      }
-      this.pending.delete(pdu.sequence_number);
-      clearTimeout(entry.timer);
-      entry.resolve({ kind: 'response', pdu });
+      this.requests.settle(pdu);
       return;
     }
     switch (pdu.command) {
@@ -284,7 +218,7 @@ export class SmppSession {
     this.session = undefined;
     clearInterval(this.enquireTimer);
     this.enquireTimer = undefined;
-    this.failPending();
+    this.requests.failAll();
     if (this.closed) return;
     if (wasBound) this.options.logger.warn({ provider: this.options.name }, 'smpp session lost: re-binding');
     const { initialMs, maxMs } = this.options.rebind;
@@ -295,24 +229,6 @@ export class SmppSession {
       this.reconnectTimer = undefined;
       if (!this.closed) this.open();
     }, delay);
-  }
-
-  private awaitLate(sequence: number, onLate: (pdu: PDU) => void): void {
-    if (this.late.size >= LATE_ANSWERS_KEPT) return;
-    const timer = setTimeout(() => this.late.delete(sequence), LATE_ANSWER_MS);
-    timer.unref();
-    this.late.set(sequence, { onLate, timer });
-  }
-
-  private failPending(): void {
-    // Answers never cross sessions: late ones are lost with it.
-    for (const { timer } of this.late.values()) clearTimeout(timer);
-    this.late.clear();
-    for (const [sequence, entry] of this.pending) {
-      this.pending.delete(sequence);
-      clearTimeout(entry.timer);
-      entry.resolve({ kind: 'lost' });
-    }
   }
 
   private wakeBoundWaiters(): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerNameSchema, timeoutMsSchema } from '../config-fields';
+import { timeoutMsSchema, providerEntryFields } from '../config-fields';
 
 /** `smtp://user:pass@host:port` (STARTTLS when offered, or required with requireTls) or `smtps://...` (TLS from the first byte). */
 const smtpUrlSchema = z.string().refine(
@@ -23,9 +23,7 @@ const fromSchema = z.string().refine((value) => fromAddress(value) !== undefined
  * echoed (errors name the field, not the value). PROVIDERS_FILE entries take it from env.
  */
 export const smtpProviderConfigSchema = z.strictObject({
-  kind: z.literal('smtp'),
-  name: providerNameSchema,
-  channel: z.literal('email').default('email'),
+  ...providerEntryFields('smtp', 'email'),
   url: smtpUrlSchema,
   from: fromSchema,
   /** The domain of generated Message-IDs; defaults to the sender's domain. */

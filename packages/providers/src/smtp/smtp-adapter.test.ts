@@ -3,10 +3,10 @@ import { inspect } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { renderForChannel } from '@notify/core';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { freePort } from '@notify/platform-kit';
 import { generate } from 'selfsigned';
-import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { SendRequest } from '../adapter';
+import { LoopbackSmtp, smtpError, type LoopbackSmtpOptions } from '../testing';
 import { smtpProviderConfigSchema, type SmtpProviderConfigInput } from './config';
 import { notificationMessageId, queueIdOf, SmtpAdapter, textToHtml } from './smtp-adapter';
 import { classifySmtpFailure, isAddressInvalid } from './smtp-outcome';
@@ -21,80 +21,23 @@ const PASSWORD = 'Sıfre:s3cr3t/p@ss';
 const RECIPIENT = 'ayşe.yılmaz@example.com.tr';
 const PLAIN_RECIPIENT = 'ayse.yilmaz@example.com.tr';
 
-interface Received {
-  raw: Buffer;
-  session: SMTPServerSession;
-  parsed: ParsedMail;
-}
-
-interface Peer {
-  port: number;
-  received: Received[];
-  dataEnded: number;
-  close(): Promise<void>;
-}
-
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function startPeer(
-  options: Partial<SMTPServerOptions> & { reply?: string | Error; stallAfterData?: boolean | ((session: SMTPServerSession) => boolean) } = {},
-): Promise<Peer> {
-  const { reply = 'OK: queued as 7F3A2B9C1D', stallAfterData = false, ...serverOptions } = options;
-  const peer: Peer = { port: 0, received: [], dataEnded: 0, close: async () => undefined };
-  const server = new SMTPServer({
-    logger: false,
-    disabledCommands: serverOptions.key ? [] : ['STARTTLS'],
-    allowInsecureAuth: true,
-    closeTimeout: 200,
-    // Replies carry exactly the enhanced status the test writes (or none).
-    hideENHANCEDSTATUSCODES: true,
-    onAuth(auth, _session, callback) {
-      if (auth.username === USER && auth.password === PASSWORD) callback(null, { user: USER });
-      else callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        peer.dataEnded += 1;
-        const stall = typeof stallAfterData === 'function' ? stallAfterData(session) : stallAfterData;
-        if (stall) return; // the data is taken, the final reply never comes
-        const raw = Buffer.concat(chunks);
-        void simpleParser(raw).then((parsed) => {
-          peer.received.push({ raw, session: { ...session }, parsed });
-          if (reply instanceof Error) callback(reply);
-          else callback(null, reply);
-        });
-      });
-    },
-    ...serverOptions,
-  });
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  peer.port = (server.server.address() as AddressInfo).port;
-  peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+/** A peer answering 250 with a queue id after the data, unless `options` say otherwise. */
+async function startPeer(options: Partial<LoopbackSmtpOptions> = {}): Promise<LoopbackSmtp> {
+  const peer = await LoopbackSmtp.start({ user: USER, password: PASSWORD, answer: () => ({ reply: 'OK: queued as 7F3A2B9C1D' }), ...options });
   closers.push(() => peer.close());
   return peer;
 }
 
-function smtpError(responseCode: number, message: string): Error {
-  return Object.assign(new Error(message), { responseCode });
-}
+/** An smtp:// URL with the right credentials to a port no peer answers on. */
+const urlAt = (port: number) => `smtp://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`;
 
-function adapter(port: number, overrides: Partial<SmtpProviderConfigInput> = {}): SmtpAdapter {
-  const created = new SmtpAdapter({
-    kind: 'smtp',
-    name: 'email-smtp',
-    url: `smtp://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`,
-    from: 'Bildirim Servisi <bildirim@örnek.com.tr>'.replace('örnek', 'ornek'),
-    connectionTimeoutMs: 2_000,
-    greetingTimeoutMs: 2_000,
-    socketTimeoutMs: 2_000,
-    ...overrides,
-  });
+function adapter(peer: LoopbackSmtp, overrides: Partial<SmtpProviderConfigInput> = {}): SmtpAdapter {
+  const created = new SmtpAdapter(peer.providerConfig({ from: 'Bildirim Servisi <bildirim@ornek.com.tr>', ...overrides }));
   closers.push(() => created.close());
   return created;
 }
@@ -137,8 +80,8 @@ describe('SmtpAdapter: delivered', () => {
   });
 
   it('sends over STARTTLS with auth: Message-ID from the notification id, text and HTML parts, Turkish text intact', async () => {
-    const peer = await startPeer({ key: cert.private, cert: cert.cert });
-    const email = adapter(peer.port, { requireTls: true, tls: { rejectUnauthorized: true, ca: cert.cert } });
+    const peer = await startPeer({ tls: { key: cert.private, cert: cert.cert } });
+    const email = adapter(peer, { requireTls: true, tls: { rejectUnauthorized: true, ca: cert.cert } });
     expect(email.capabilities).toEqual({ idempotencyKey: false, lookup: false, receipts: false });
 
     const result = await email.send(request());
@@ -172,8 +115,8 @@ describe('SmtpAdapter: delivered', () => {
   });
 
   it('the same notification always gets the same Message-ID; without a queue id the Message-ID is the provider id', async () => {
-    const peer = await startPeer({ reply: 'Message accepted' });
-    const email = adapter(peer.port);
+    const peer = await startPeer({ answer: () => ({ reply: 'Message accepted' }) });
+    const email = adapter(peer);
     const first = await email.send(request('ntf-same'));
     const second = await email.send(request('ntf-same'));
     expect(first).toMatchObject({ outcome: 'delivered', providerMessageId: '<notify-ntf-same@ornek.com.tr>' });
@@ -183,18 +126,15 @@ describe('SmtpAdapter: delivered', () => {
   });
 
   it('smtps:// speaks TLS from the first byte', async () => {
-    const peer = await startPeer({ secure: true, key: cert.private, cert: cert.cert });
-    const email = adapter(peer.port, {
-      url: `smtps://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${peer.port}`,
-      tls: { rejectUnauthorized: true, ca: cert.cert },
-    });
+    const peer = await startPeer({ tls: { key: cert.private, cert: cert.cert, secure: true } });
+    const email = adapter(peer, { tls: { rejectUnauthorized: true, ca: cert.cert } });
     expect(await email.send(request())).toMatchObject({ outcome: 'delivered' });
     expect(peer.received[0]!.session.secure).toBe(true);
   });
 
   it('an untrusted certificate is never accepted silently: transient, not sent', async () => {
-    const peer = await startPeer({ key: cert.private, cert: cert.cert });
-    const result = await adapter(peer.port, { requireTls: true }).send(request());
+    const peer = await startPeer({ tls: { key: cert.private, cert: cert.cert } });
+    const result = await adapter(peer, { requireTls: true }).send(request());
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: false });
     expect(peer.dataEnded).toBe(0);
   });
@@ -205,7 +145,7 @@ describe('SmtpAdapter: replies and failures', () => {
     const peer = await startPeer({
       onRcptTo: (_address, _session, callback) => callback(smtpError(450, '4.2.1 Mailbox busy, try again later')),
     });
-    const result = await adapter(peer.port).send(request());
+    const result = await adapter(peer).send(request());
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'smtp-450', sent: true });
     expect(result.addressInvalid).toBeUndefined();
   });
@@ -214,7 +154,7 @@ describe('SmtpAdapter: replies and failures', () => {
     const peer = await startPeer({
       onRcptTo: (address, _session, callback) => callback(smtpError(550, `5.1.1 <${address.address}>: Recipient address rejected: User unknown`)),
     });
-    const result = await adapter(peer.port).send(request());
+    const result = await adapter(peer).send(request());
     expect(result).toMatchObject({ outcome: 'permanent', errorClass: 'smtp-550', sent: true, addressInvalid: true });
     expect(result.message).toContain('5.1.1');
     expectNoSecrets(result);
@@ -224,45 +164,40 @@ describe('SmtpAdapter: replies and failures', () => {
     const peer = await startPeer({
       onRcptTo: (_address, _session, callback) => callback(smtpError(553, 'mailbox name not allowed')),
     });
-    expect(await adapter(peer.port).send(request())).toMatchObject({ outcome: 'permanent', errorClass: 'smtp-553', addressInvalid: true });
+    expect(await adapter(peer).send(request())).toMatchObject({ outcome: 'permanent', errorClass: 'smtp-553', addressInvalid: true });
   });
 
   it('552 after the data is permanent but says nothing about the address', async () => {
-    const peer = await startPeer({ reply: smtpError(552, '5.2.2 Mailbox full') });
-    const result = await adapter(peer.port).send(request());
+    const peer = await startPeer({ answer: () => smtpError(552, '5.2.2 Mailbox full') });
+    const result = await adapter(peer).send(request());
     expect(result).toMatchObject({ outcome: 'permanent', errorClass: 'smtp-552', sent: true });
     expect(result.addressInvalid).toBeUndefined();
   });
 
   it('550 5.7.1 (policy) after the data is permanent, not an address error', async () => {
-    const peer = await startPeer({ reply: smtpError(550, '5.7.1 Message rejected as spam') });
-    const result = await adapter(peer.port).send(request());
+    const peer = await startPeer({ answer: () => smtpError(550, '5.7.1 Message rejected as spam') });
+    const result = await adapter(peer).send(request());
     expect(result).toMatchObject({ outcome: 'permanent', errorClass: 'smtp-550' });
     expect(result.addressInvalid).toBeUndefined();
   });
 
   it('a refused connection is transient and provably not sent', async () => {
-    const closed = createServer();
-    closed.listen(0, '127.0.0.1');
-    await once(closed, 'listening');
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const result = await adapter(port).send(request());
+    const result = await adapter(await startPeer(), { url: urlAt(await freePort()) }).send(request());
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'ECONNREFUSED', sent: false });
     expectNoSecrets(result);
   });
 
   it('refused credentials are transient, not sent, and never echo the password', async () => {
     const peer = await startPeer();
-    const result = await adapter(peer.port, { url: `smtp://${USER}:wrong-s3cr3t@127.0.0.1:${peer.port}` }).send(request());
+    const result = await adapter(peer, { url: `smtp://${USER}:wrong-s3cr3t@127.0.0.1:${peer.port}` }).send(request());
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'smtp-535', sent: false });
     expect(JSON.stringify(result)).not.toContain('wrong-s3cr3t');
     expect(peer.dataEnded).toBe(0);
   });
 
   it('a server silent after DATA final dot: unknown, sent (the message may have been accepted)', async () => {
-    const peer = await startPeer({ stallAfterData: true });
-    const result = await adapter(peer.port, { socketTimeoutMs: 500 }).send(request());
+    const peer = await startPeer({ answer: () => 'stall' });
+    const result = await adapter(peer, { socketTimeoutMs: 500 }).send(request());
     expect(peer.dataEnded).toBe(1); // the peer took the whole message, up to the final dot
     expect(result).toMatchObject({ outcome: 'unknown', errorClass: 'timeout', sent: true });
     expectNoSecrets(result);
@@ -270,8 +205,8 @@ describe('SmtpAdapter: replies and failures', () => {
 
   it('concurrent sends over the pool are classified each on its own; the adapter holds the password out of sight', async () => {
     const stalled = 'stall@example.com.tr';
-    const peer = await startPeer({ stallAfterData: (session) => session.envelope.rcptTo.some((r) => r.address === stalled) });
-    const email = adapter(peer.port, { socketTimeoutMs: 2_000, pool: { maxConnections: 4, maxMessages: 100 } });
+    const peer = await startPeer({ answer: (mail) => (mail.rcpt.includes(stalled) ? 'stall' : { reply: 'OK: queued as 7F3A2B9C1D' }) });
+    const email = adapter(peer, { socketTimeoutMs: 2_000, pool: { maxConnections: 4, maxMessages: 100 } });
     const results = await Promise.all([
       email.send(request('c-1', 'a@example.com.tr')),
       email.send(request('c-2', stalled)),
@@ -279,7 +214,12 @@ describe('SmtpAdapter: replies and failures', () => {
       email.send(request('c-4', 'c@example.com.tr')),
     ]);
     expect(results.map((r) => r.outcome)).toEqual(['delivered', 'unknown', 'delivered', 'delivered']);
-    expect(peer.received.map((r) => r.parsed.messageId).sort()).toEqual(['c-1', 'c-3', 'c-4'].map((id) => `<notify-${id}@ornek.com.tr>`));
+    expect(
+      peer.received
+        .filter((r) => r.answered)
+        .map((r) => r.parsed.messageId)
+        .sort(),
+    ).toEqual(['c-1', 'c-3', 'c-4'].map((id) => `<notify-${id}@ornek.com.tr>`));
     expect(inspect(email, { depth: 10, showHidden: true })).not.toContain('s3cr3t');
     expect(JSON.stringify(email)).not.toContain('s3cr3t');
   });
@@ -291,7 +231,7 @@ describe('SmtpAdapter: replies and failures', () => {
         asked += 1; // never answers
       },
     });
-    const result = await adapter(peer.port, { socketTimeoutMs: 500 }).send(request());
+    const result = await adapter(peer, { socketTimeoutMs: 500 }).send(request());
     expect(asked).toBe(1);
     expect(peer.dataEnded).toBe(0);
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'timeout', sent: true });
@@ -308,7 +248,7 @@ describe('SmtpAdapter: replies and failures', () => {
         }),
     );
     const port = (mute.address() as AddressInfo).port;
-    const result = await adapter(port, { greetingTimeoutMs: 300, socketTimeoutMs: 5_000 }).send(request());
+    const result = await adapter(await startPeer(), { url: urlAt(port), greetingTimeoutMs: 300, socketTimeoutMs: 5_000 }).send(request());
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'timeout', sent: false });
   });
 });

@@ -1,7 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { z } from 'zod';
 import { PRIORITIES } from '@notify/core';
-import { connectionsSchema, providerNameSchema, timeoutMsSchema } from '../config-fields';
+import { connectionsSchema, timeoutMsSchema, providerEntryFields } from '../config-fields';
 
 const base64urlBytes = (bytes: number, what: string) =>
   z
@@ -47,9 +47,7 @@ export const DEFAULT_WEB_PUSH_DELIVERY = {
  */
 export const webPushProviderConfigSchema = z
   .strictObject({
-    kind: z.literal('web-push'),
-    name: providerNameSchema,
-    channel: z.literal('push').default('push'),
+    ...providerEntryFields('web-push', 'push'),
     vapid: z.strictObject({
       /** Who runs the sender, for the push service's operators: `mailto:ops@example.com` or an https URL. */
       subject: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be mailto:<address> or an https: URL'),

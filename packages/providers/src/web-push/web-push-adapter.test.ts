@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 import webPush from 'web-push';
 import { formatPush, pushSubscriptionSchema, renderForChannel, type Priority, type RenderedMessage } from '@notify/core';
+import { freePort } from '@notify/platform-kit';
 import type { SendResult } from '../adapter';
+import { LoopbackPushService, type PushServiceBehaviour } from '../testing';
 import { webPushProviderConfigSchema, type WebPushProviderConfigInput } from './config';
-import { LoopbackPushService, type PushServiceBehaviour } from './loopback-push-service';
 import { WEB_PUSH_MAX_PAYLOAD_BYTES, WebPushAdapter } from './web-push-adapter';
 
 const vapidKeys = webPush.generateVAPIDKeys();
@@ -23,14 +23,8 @@ let service: LoopbackPushService;
 let adapter: WebPushAdapter;
 const results: SendResult[] = [];
 
-const config = (overrides: Partial<WebPushProviderConfigInput> = {}): WebPushProviderConfigInput => ({
-  kind: 'web-push',
-  name: 'push-web',
-  vapid: { subject, publicKey: vapidKeys.publicKey, privateKey: vapidKeys.privateKey },
-  timeouts: { connectMs: 250, requestMs: 600 },
-  tls: { ca: service.ca },
-  ...overrides,
-});
+const config = (overrides: Partial<WebPushProviderConfigInput> = {}): WebPushProviderConfigInput =>
+  service.providerConfig({ timeouts: { connectMs: 250, requestMs: 600 }, ...overrides });
 
 async function send(to: unknown, options: { priority?: Priority; message?: RenderedMessage; via?: WebPushAdapter } = {}): Promise<SendResult> {
   const result = await (options.via ?? adapter).send({
@@ -54,7 +48,7 @@ const printed: jest.SpyInstance[] = [];
 
 beforeAll(async () => {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) printed.push(jest.spyOn(console, method));
-  service = await LoopbackPushService.start({ subject, publicKey: vapidKeys.publicKey });
+  service = await LoopbackPushService.start({ subject, vapid: vapidKeys });
   adapter = new WebPushAdapter(config());
 });
 
@@ -114,7 +108,7 @@ describe('Web Push adapter against a loopback push service that verifies VAPID a
   });
 
   it('a refused connection: transient and not sent', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const { address } = subscription();
     const result = await send({ ...address, endpoint: `https://127.0.0.1:${port}/push/x` });
     expect(result).toMatchObject({ outcome: 'transient', errorClass: 'ECONNREFUSED', sent: false });
@@ -198,11 +192,3 @@ describe('webPushProviderConfigSchema', () => {
     }
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -1,9 +1,10 @@
 import { rootCertificates } from 'node:tls';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent } from 'undici';
 import webPush from 'web-push';
 import { classifyProviderStatus, type Priority, type PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
-import { classifyHttpFailure, parseJsonObject } from '../network-failure';
+import { postWithin } from '../http-post';
+import { parseJsonObject } from '../network-failure';
 import { isPushSubscription, providerAddress } from '../push-address';
 import { scrubPushText } from '../push-text';
 import { webPushProviderConfigSchema, type WebPushProviderConfig, type WebPushProviderConfigInput } from './config';
@@ -138,28 +139,20 @@ export class WebPushAdapter implements ProviderAdapter {
     for (const [key, value] of Object.entries(details.headers)) {
       if (key.toLowerCase() !== 'content-length' && value !== undefined) headers[key] = String(value);
     }
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.#config.timeouts.requestMs);
-    try {
-      const response = await undiciRequest(details.endpoint, {
-        method: 'POST',
-        headers,
-        body: details.body ?? undefined,
-        dispatcher: this.#agent,
-        signal: abort.signal,
-      });
-      const text = await response.body.text();
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        const location = response.headers.location;
-        const messageId = typeof location === 'string' ? messageIdOf(location) : undefined;
-        return { outcome: 'delivered', durationMs: elapsedMs(started), sent: true, ...(messageId ? { providerMessageId: messageId } : {}) };
-      }
-      return { ...classifyAnswer(response.statusCode, text), durationMs: elapsedMs(started), sent: true };
-    } catch (error) {
-      return classifyHttpFailure(error, abort.signal.aborted, elapsedMs(started));
-    } finally {
-      clearTimeout(timer);
+    const response = await postWithin(details.endpoint, {
+      headers,
+      body: details.body ?? undefined,
+      dispatcher: this.#agent,
+      timeoutMs: this.#config.timeouts.requestMs,
+      started,
+    });
+    if ('failure' in response) return response.failure;
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      const location = response.headers.location;
+      const messageId = typeof location === 'string' ? messageIdOf(location) : undefined;
+      return { outcome: 'delivered', durationMs: elapsedMs(started), sent: true, ...(messageId ? { providerMessageId: messageId } : {}) };
     }
+    return { ...classifyAnswer(response.statusCode, response.text), durationMs: elapsedMs(started), sent: true };
   }
 
   async close(): Promise<void> {

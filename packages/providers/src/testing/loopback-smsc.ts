@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { PDU, createServer, type Server, type Session } from 'smpp';
-import { SMPP_STATUS } from './command-status';
-import { ESM_CLASS_RECEIPT } from './pdu-content';
-import { formatReceiptText } from './receipt';
+import { SMPP_STATUS } from '../smpp/command-status';
+import type { SmppProviderConfigInput } from '../smpp/config';
+import { ESM_CLASS_RECEIPT } from '../smpp/pdu-content';
+import { formatReceiptText } from './receipt-text';
 
 /** One submit_sm as the loopback SMSC received it. */
 export interface ReceivedSubmit {
@@ -66,6 +67,18 @@ export class LoopbackSmsc {
 
   get port(): number {
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /** An `smpp` provider entry bound to this SMSC (name `sms-smpp`, its credentials in the URL), with `overrides` on top. */
+  providerConfig(overrides: Partial<SmppProviderConfigInput> = {}): SmppProviderConfigInput {
+    const { systemId, password } = this.options;
+    return {
+      kind: 'smpp',
+      name: 'sms-smpp',
+      url: `smpp://${systemId}:${encodeURIComponent(password)}@127.0.0.1:${this.port}`,
+      sourceAddr: 'Notify',
+      ...overrides,
+    };
   }
 
   get boundSessions(): number {

@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jwtVerify } from 'jose';
 import { generate } from 'selfsigned';
+import webPush from 'web-push';
 import type { PushSubscriptionAddress } from '../adapter';
+import type { WebPushProviderConfigInput } from '../web-push/config';
 
 /** What the loopback push service answers for a subscription (after checking VAPID and decrypting). */
 export type PushServiceBehaviour = 'accept' | 'not-found' | 'gone' | 'too-large' | 'busy' | 'error' | 'stall';
@@ -33,6 +35,11 @@ export interface ReceivedPush {
   bodyBytes: number;
 }
 
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
 interface Subscriber {
   ecdh: ECDH;
   auth: Buffer;
@@ -55,24 +62,33 @@ export class LoopbackPushService {
   requests = 0;
   readonly #subscribers = new Map<string, Subscriber>();
   readonly #server: Server;
-  readonly #expected: { subject: string; publicKey: string };
+  /** The VAPID key pair subscriptions are made for, and the `sub` every JWT must carry. */
+  readonly vapid: VapidKeys;
+  readonly subject: string;
   readonly ca: string;
 
-  private constructor(server: Server, ca: string, expected: { subject: string; publicKey: string }) {
+  private constructor(server: Server, ca: string, subject: string, vapid: VapidKeys) {
     this.#server = server;
     this.ca = ca;
-    this.#expected = expected;
+    this.subject = subject;
+    this.vapid = vapid;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       void this.#handle(req, res);
     });
   }
 
-  static async start(expected: { subject: string; publicKey: string }): Promise<LoopbackPushService> {
+  /** `vapid`: the key pair the subscriptions are made for (default: a new one). */
+  static async start(options: { subject?: string; vapid?: VapidKeys } = {}): Promise<LoopbackPushService> {
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', algorithm: 'sha256' });
     const server = createServer({ key: pems.private, cert: pems.cert });
-    const service = new LoopbackPushService(server, pems.cert, expected);
+    const service = new LoopbackPushService(server, pems.cert, options.subject ?? 'mailto:ops@notify.example', options.vapid ?? webPush.generateVAPIDKeys());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return service;
+  }
+
+  /** A `web-push` provider entry trusting this service (name `push-web`), with `overrides` on top. */
+  providerConfig(overrides: Partial<WebPushProviderConfigInput> = {}): WebPushProviderConfigInput {
+    return { kind: 'web-push', name: 'push-web', vapid: { subject: this.subject, ...this.vapid }, tls: { ca: this.ca }, ...overrides };
   }
 
   get origin(): string {
@@ -117,14 +133,14 @@ export class LoopbackPushService {
         key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') },
         format: 'jwk',
       });
-      const { payload } = await jwtVerify(token, key, { algorithms: ['ES256'], audience: this.origin, subject: this.#expected.subject });
+      const { payload } = await jwtVerify(token, key, { algorithms: ['ES256'], audience: this.origin, subject: this.subject });
       const now = Math.floor(Date.now() / 1000);
       if (typeof payload.exp !== 'number' || payload.exp <= now || payload.exp > now + 24 * 3600) return refuse(401, 'VAPID exp must be within 24 hours');
       claims = { aud: payload.aud, exp: payload.exp, sub: payload.sub };
     } catch (error) {
       return refuse(401, `VAPID JWT does not verify: ${(error as Error).message}`);
     }
-    if (k !== this.#expected.publicKey) return refuse(403, 'VAPID key is not the subscription applicationServerKey');
+    if (k !== this.vapid.publicKey) return refuse(403, 'VAPID key is not the subscription applicationServerKey');
     if (req.headers['content-encoding'] !== 'aes128gcm') return refuse(415, 'content-encoding must be aes128gcm');
 
     let plaintext: string;

@@ -1,8 +1,8 @@
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jwtVerify } from 'jose';
-import { FCM_SCOPE } from './config';
+import { FCM_SCOPE, type FcmProviderConfigInput } from '../fcm/config';
 
 /** What the loopback FCM answers for a device token (tokens not listed are delivered). */
 export const FCM_TOKEN_BEHAVIOURS = {
@@ -19,6 +19,14 @@ export const FCM_TOKEN_BEHAVIOURS = {
   'tok-mismatch': { status: 403, status_: 'PERMISSION_DENIED', errorCode: 'SENDER_ID_MISMATCH', message: 'SenderId mismatch' },
   'tok-thirdparty': { status: 401, status_: 'UNAUTHENTICATED', errorCode: 'THIRD_PARTY_AUTH_ERROR', message: 'Auth error from APNS or Web Push Service' },
 } as const;
+
+/** The service account's identity: the assertion's issuer and the project messages are sent to. */
+export interface FcmAccount {
+  client_email: string;
+  project_id: string;
+}
+
+const DEFAULT_ACCOUNT: FcmAccount = { client_email: 'notify-sender@notify-test-1.iam.gserviceaccount.com', project_id: 'notify-test-1' };
 
 export interface ReceivedFcmMessage {
   project: string;
@@ -53,22 +61,44 @@ export class LoopbackFcm {
   tokenStatus: number | undefined;
   readonly #valid = new Set<string>();
   readonly #server: Server;
-  readonly #publicKey: KeyObject;
-  readonly #account: { client_email: string; project_id: string };
   readonly #now: () => number;
 
-  private constructor(publicKey: KeyObject, account: { client_email: string; project_id: string }, now: () => number) {
-    this.#publicKey = publicKey;
-    this.#account = account;
+  /** The service account's private key (PKCS#8 PEM): the peer verifies assertions with its public half. */
+  readonly privatePem: string;
+  readonly account: FcmAccount;
+  readonly #publicKey: KeyObject;
+
+  private constructor(account: FcmAccount, now: () => number) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    this.#publicKey = createPublicKey(this.privatePem);
+    this.account = account;
     this.#now = now;
     this.#server = createServer((req, res) => void this.#handle(req, res));
   }
 
   /** `now` is the clock the assertion's iat and exp are checked against (a test shares it with the adapter). */
-  static async start(publicKey: KeyObject, account: { client_email: string; project_id: string }, now: () => number = Date.now): Promise<LoopbackFcm> {
-    const peer = new LoopbackFcm(publicKey, account, now);
+  static async start(options: { account?: FcmAccount; now?: () => number } = {}): Promise<LoopbackFcm> {
+    const peer = new LoopbackFcm(options.account ?? DEFAULT_ACCOUNT, options.now ?? Date.now);
     await new Promise<void>((resolve) => peer.#server.listen(0, '127.0.0.1', resolve));
     return peer;
+  }
+
+  /** The service-account JSON a provider entry names (its key verifies here), with `overrides` on top. */
+  serviceAccountJson(overrides: Record<string, unknown> = {}): string {
+    return JSON.stringify({
+      type: 'service_account',
+      ...this.account,
+      private_key_id: 'k1',
+      private_key: this.privatePem,
+      token_uri: this.tokenUrl,
+      ...overrides,
+    });
+  }
+
+  /** An `fcm` provider entry for this peer (name `push-fcm`), with `overrides` on top. */
+  providerConfig(overrides: Partial<FcmProviderConfigInput> = {}): FcmProviderConfigInput {
+    return { kind: 'fcm', name: 'push-fcm', serviceAccount: this.serviceAccountJson(), apiBaseUrl: this.baseUrl, ...overrides };
   }
 
   get baseUrl(): string {
@@ -112,7 +142,7 @@ export class LoopbackFcm {
     try {
       const { payload, protectedHeader } = await jwtVerify(form.get('assertion') ?? '', this.#publicKey, {
         algorithms: ['RS256'],
-        issuer: this.#account.client_email,
+        issuer: this.account.client_email,
         audience: this.tokenUrl,
         maxTokenAge: '1h',
         currentDate: new Date(this.#now()),
@@ -145,7 +175,7 @@ export class LoopbackFcm {
       this.refused.push('bearer');
       return fcmError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
     }
-    if (project !== this.#account.project_id) return fcmError(403, 'PERMISSION_DENIED', 'Permission denied on project');
+    if (project !== this.account.project_id) return fcmError(403, 'PERMISSION_DENIED', 'Permission denied on project');
     const shape = shapeProblem(text);
     if (typeof shape === 'string') {
       this.refused.push(shape);
