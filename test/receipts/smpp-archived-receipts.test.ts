@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { waitFor } from '@notify/platform-kit';
-import { LoopbackSmsc } from '../../packages/providers/src/smpp/loopback-smsc';
+import { LoopbackSmsc } from '@notify/providers/testing';
 import { waitAllArchived } from '../history/archiver-fixture';
 import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
 import { TEST_TIME_SCALE } from '../harness/platform';
