@@ -98,6 +98,13 @@ describe('begin-attempt-3.lua', () => {
     expect(await redis().hget(key, 'calls')).toBe('0');
   });
 
+  it('a reconciliation proceeds on a suppressed channel: it re-asks about a call already made, under its key', async () => {
+    await redis().hset(key, 'kind', 'reconcile');
+    await redis().set(suppressionKey(rh, 'push'), '1');
+    await expect(begin()).resolves.toMatchObject({ code: 'proceed' });
+    expect(await redis().hget(key, 'calls')).toBe('1');
+  });
+
   it('budget: no call left', async () => {
     await redis().hset(key, 'calls', 3);
     await expect(begin()).resolves.toEqual({ code: 'budget' });

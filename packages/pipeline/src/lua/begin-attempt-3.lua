@@ -21,7 +21,9 @@
     3 crashed      this step was started before and never finished: the worker died
                    mid-call; it is now marked unknown / worker-lost
     4 missing      no record (expired or never created)
-    5 suppressed   the recipient failed permanently on this channel before
+    5 suppressed   the recipient failed permanently on this channel before (a send only: a
+                   reconciliation re-asks about a call already made, under the same key, and
+                   is no new send, so a suppression written since does not block it)
     6 budget       no calls left (defensive: the scheduler should not get here)
     7 busy         another job opened this step less than the lease ago and may still be in
                    the call: do nothing (that job finishes it, or BullMQ's stalled check re-runs
@@ -70,7 +72,7 @@ if previous then
   return { 2 }
 end
 
-if redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
+if rec[7] ~= 'reconcile' and redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
 if calls >= tonumber(ARGV[4]) then return { 6 } end
 
 local attempt = { step = wanted, channel = ARGV[2], kind = rec[7], startedAt = tonumber(ARGV[3]) }
