@@ -62,10 +62,11 @@ it('an unknown push outcome reconciles after push was suppressed for the recipie
     const [done] = await waitAllTerminal(platform.redis.url, [id], 15_000);
 
     expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
-    expect(done!.attempts.filter((a) => a.spent !== false).map((a) => [a.kind, a.outcome])).toEqual([
-      ['send', 'unknown'],
-      ['reconcile', 'delivered'],
-    ]);
+    // Only reconciliations of the push call after it (a busy machine may time one out too), the last one answered.
+    const spent = done!.attempts.filter((a) => a.spent !== false).map((a) => [a.channel, a.kind, a.outcome]);
+    expect(spent[0]).toEqual(['push', 'send', 'unknown']);
+    expect(spent.at(-1)).toEqual(['push', 'reconcile', 'delivered']);
+    expect(spent.slice(1).every(([channel, kind]) => channel === 'push' && kind === 'reconcile')).toBe(true);
     expect(done!.skips.filter((s) => s.reason === 'suppressed')).toEqual([]);
     // One delivery in all: the reconciliation was answered with the first call's result.
     expect((await ledger()).deliveries - before.deliveries).toBe(1);
