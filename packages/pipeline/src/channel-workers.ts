@@ -1,9 +1,10 @@
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { CHANNELS, PRIORITIES, channelQueueName, queuePrefix, type Channel } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { BulkheadConfig, WorkerLockConfig } from './bulkhead-config';
-import { stepsOf, type LaneJobData, type StepJobData } from './job-data';
+import type { LaneJobData, StepJobData } from './job-data';
+import { onLaneJobFailed } from './lane-job-failures';
 import { runLaneJob, type LaneJobResult } from './lane-job-runner';
 import { LaneSemaphore } from './lane-semaphore';
 import { DEFAULT_LANE_WATCHDOG, laneIsStuck, type LaneWatchdogConfig } from './lane-watchdog';
@@ -124,7 +125,7 @@ export class ChannelWorkers {
                   autorun: false,
                 },
               );
-              worker.on('failed', (job, error) => void this.onFailed(job, error));
+              worker.on('failed', (job, error) => void onLaneJobFailed(options, job, error));
               worker.on('error', (error) => options.logger.error({ err: error, queue: worker.name, partition }, 'worker error'));
               return worker;
             },
@@ -211,39 +212,6 @@ export class ChannelWorkers {
     lane.worker = lane.create();
     this.run(lane.worker);
     void old.close(true).catch(() => undefined);
-  }
-
-  /**
-   * BullMQ gave up on a job (it threw on every retry, e.g. Redis kept failing): end the
-   * notification as failed at that step, so nothing stays "in progress" forever. The record
-   * refuses if the notification already moved on or was delivered.
-   */
-  private async onFailed(job: Job<LaneJobData, LaneJobResult> | undefined, error: Error): Promise<void> {
-    if (!job) return;
-    const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1);
-    const steps = stepsOf(job.data);
-    this.options.logger.warn(
-      { err: error, notificationId: steps[0]?.id, step: steps[0]?.step, ...(steps.length > 1 ? { steps: steps.length } : {}), exhausted },
-      'step job failed',
-    );
-    if (!exhausted) return;
-    // A batch: each item ends as a single job would (the record refuses those that moved on or ended).
-    await Promise.all(steps.map((step) => this.endFailed(step, error)));
-  }
-
-  private async endFailed(step: StepJobData, error: Error): Promise<void> {
-    try {
-      const ended = await this.options.scripts.finishNotification({
-        id: step.id,
-        fromStep: step.step,
-        status: 'failed',
-        reason: `processing error: ${error.message.slice(0, 200)}`,
-        now: Date.now(),
-      });
-      if (ended.code === 'ended') this.options.metrics.notifications.inc({ priority: step.priority, outcome: 'failed' });
-    } catch (finishError) {
-      this.options.logger.error({ err: finishError, notificationId: step.id }, 'could not mark notification failed');
-    }
   }
 }
 

@@ -2,13 +2,13 @@ import { notificationKey, pendingIntakeKey, suppressionKey } from '@notify/core'
 import type { BeginAttemptArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
-const { redis, scripts } = useScriptRedis();
+const { redis, scripts, archiving } = useScriptRedis();
 const { id, rh } = intakeArgs();
 const key = notificationKey(id);
 const begin = (overrides: Partial<BeginAttemptArgs> = {}) =>
   scripts().beginAttempt({ id, rh, step: 1, channel: 'push', now: NOW + 10, budget: 3, ...overrides });
 
-describe('begin-attempt-3.lua', () => {
+describe('begin-attempt-4.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
   });
@@ -92,10 +92,28 @@ describe('begin-attempt-3.lua', () => {
     await expect(begin({ id: 'n-none' })).resolves.toEqual({ code: 'missing' });
   });
 
+  it('archived: a late job of a notification the archiver compacted finds its compact entry, not a missing record', async () => {
+    const archivedId = 'ab'.repeat(16);
+    await scripts().intake(intakeArgs({ id: archivedId }));
+    await archiving().finishNotification({ id: archivedId, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: Date.now() });
+    await scripts().compactArchived({ ids: [archivedId], idempotencyWindowSeconds: 86_400 });
+    expect(await redis().exists(notificationKey(archivedId))).toBe(0);
+    await expect(begin({ id: archivedId, now: Date.now() })).resolves.toEqual({ code: 'archived' });
+    // A record that never existed (or expired with no entry left) is still missing.
+    await expect(begin({ id: 'cd'.repeat(16), now: Date.now() })).resolves.toEqual({ code: 'missing' });
+  });
+
   it('suppressed: the recipient failed permanently on this channel', async () => {
     await redis().set(suppressionKey(rh, 'push'), '1');
     await expect(begin()).resolves.toEqual({ code: 'suppressed' });
     expect(await redis().hget(key, 'calls')).toBe('0');
+  });
+
+  it('a reconciliation proceeds on a suppressed channel: it re-asks about a call already made, under its key', async () => {
+    await redis().hset(key, 'kind', 'reconcile');
+    await redis().set(suppressionKey(rh, 'push'), '1');
+    await expect(begin()).resolves.toMatchObject({ code: 'proceed' });
+    expect(await redis().hget(key, 'calls')).toBe('1');
   });
 
   it('budget: no call left', async () => {

@@ -16,7 +16,7 @@ import { headerReturnCodes } from './lua-header';
 
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'intake-3': INTAKE_CODES,
-  'begin-attempt-3': BEGIN_ATTEMPT_CODES,
+  'begin-attempt-4': BEGIN_ATTEMPT_CODES,
   'finish-attempt-4': FINISH_ATTEMPT_CODES,
   'schedule-step-1': SCHEDULE_STEP_CODES,
   'finish-notification-3': FINISH_NOTIFICATION_CODES,

@@ -13,14 +13,27 @@ describe('schedule-step-1.lua', () => {
     await scripts().intake(intakeArgs());
   });
 
-  it('scheduled: moves to the next step and channel, appending skips (newest 20 kept)', async () => {
-    const skips = Array.from({ length: 25 }, (_, i) => ({ channel: 'push', reason: 'breaker-open', at: NOW + i }));
-    await expect(schedule({ skips })).resolves.toEqual({ code: 'scheduled' });
+  it('scheduled: moves to the next step and channel, appending skips', async () => {
+    await expect(schedule({ skips: [{ channel: 'push', reason: 'breaker-open', at: NOW }] })).resolves.toEqual({ code: 'scheduled' });
     const record = await redis().hgetall(key);
     expect(record).toMatchObject({ step: '2', chan: 'sms', kind: 'send', status: 'retry-scheduled' });
-    const kept = JSON.parse(record.skips as string) as { at: number }[];
-    expect(kept).toHaveLength(20);
-    expect(kept[0]?.at).toBe(NOW + 5);
+    expect(JSON.parse(record.skips as string)).toEqual([{ channel: 'push', reason: 'breaker-open', at: NOW }]);
+  });
+
+  it('a skip is recorded once per channel and reason, however often a waiting step re-checks', async () => {
+    for (let step = 1; step <= 25; step += 1) {
+      const skips = [
+        { channel: 'push', reason: 'breaker-open', at: NOW + step },
+        { channel: 'sms', reason: step % 2 === 0 ? 'suppressed' : 'breaker-open', at: NOW + step },
+      ];
+      await expect(schedule({ fromStep: step, skips })).resolves.toEqual({ code: 'scheduled' });
+    }
+    const kept = JSON.parse((await redis().hget(key, 'skips')) as string) as unknown[];
+    expect(kept).toEqual([
+      { channel: 'push', reason: 'breaker-open', at: NOW + 1 },
+      { channel: 'sms', reason: 'breaker-open', at: NOW + 1 },
+      { channel: 'sms', reason: 'suppressed', at: NOW + 2 },
+    ]);
   });
 
   it('stale: another run moved it already, or it is terminal', async () => {

@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '@notify/runtime';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { CHANNELS, type AttemptOutcome, type Channel } from '@notify/core';
+import { CHANNELS, type Channel } from '@notify/core';
 import { SINGLE_PROVIDER_ROUTES, breakerNames, openGate, type ChannelGate, type GateTicket, type ProviderRoutes } from '../channel-gate';
 import type { BreakerConfig } from './breaker-config';
 import { createBreakerMetrics } from './breaker-metrics';
 import { loadBreakerScripts, type StatesReading } from './breaker-scripts';
-import { BREAKER_STATE_CODE, recordKind, type BreakerState } from './breaker-state';
+import { BREAKER_STATE_CODE, type BreakerState } from './breaker-state';
+import { ordinaryTicket, probeTicket } from './breaker-tickets';
 import { createFailOpenLog } from './fail-open-log';
 import { OutcomeFold } from './outcome-fold';
+import { createRedisGuard, FAILED } from './redis-guard';
 
 export interface BreakerGateDeps {
   /**
@@ -32,8 +34,6 @@ export interface BreakerGate extends ChannelGate {
   /** Every provider's effective state, as `openChannels()` sees it (same local copy). */
   states(): Promise<BreakerStates>;
 }
-
-const FAILED = Symbol('breaker-redis-failed');
 
 /** What this process knows of one breaker: its state, and (open) when it lets probes through. */
 interface View {
@@ -77,7 +77,6 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     return { ...openGate(routes), states: async () => allClosed };
   }
   const scripts = loadBreakerScripts(redis, config, names);
-  const failOpen = createFailOpenLog(logger);
   const fold = new OutcomeFold();
   const local = config.cacheMs > 0;
   const leasePrefix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -90,24 +89,7 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
   });
   const flusher = local ? setInterval(() => void flushAll(), config.cacheMs) : undefined;
   flusher?.unref();
-
-  async function guard<T>(operation: 'acquire' | 'release' | 'read', run: () => Promise<T>): Promise<T | typeof FAILED> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${config.redisTimeoutMs} ms`)), config.redisTimeoutMs);
-    });
-    try {
-      const result = await Promise.race([run(), timeout]);
-      failOpen.succeeded();
-      return result;
-    } catch (error) {
-      metrics.redisErrors.inc({ operation });
-      failOpen.failed(operation, error);
-      return FAILED;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const guard = createRedisGuard(config.redisTimeoutMs, metrics.redisErrors, createFailOpenLog(logger));
 
   /** Effective state: open past its period is half-open (probes decide; acquire-2 records it). */
   const effective = (view: View | undefined): BreakerState =>
@@ -184,34 +166,15 @@ export function createBreakerGate(deps: BreakerGateDeps): BreakerGate {
     await Promise.all(fold.breakers().map((b) => flush(b)));
   }
 
-  function ordinary(provider: string): GateTicket {
-    let released = false;
-    return {
-      provider,
-      async release(outcome: AttemptOutcome | 'not-called') {
-        if (released) return;
-        released = true;
-        const kind = recordKind(outcome);
-        // Neutral and never-called outcomes say nothing about the channel: nothing to report.
-        if (kind !== 'success' && kind !== 'failure') return;
-        if (fold.add(provider, kind) || !local) await flush(provider);
-      },
-    };
-  }
+  const ordinary = (provider: string): GateTicket => ordinaryTicket(provider, fold, local, flush);
 
   function probe(provider: string, leaseId: string): GateTicket {
-    let released = false;
-    return {
-      provider,
-      async release(outcome: AttemptOutcome | 'not-called') {
-        if (released) return;
-        released = true;
-        const reply = await guard('release', () => scripts.reportProbe({ breaker: provider, leaseId, kind: recordKind(outcome) }));
-        if (reply === FAILED) return;
-        if (reply.code === 'closed') observe(provider, 'closed', 'half-open');
-        else if (reply.code === 'reopened') observe(provider, 'open', 'half-open', { reopensInMs: config.openMs });
-      },
-    };
+    return probeTicket(provider, async (kind) => {
+      const reply = await guard('release', () => scripts.reportProbe({ breaker: provider, leaseId, kind }));
+      if (reply === FAILED) return;
+      if (reply.code === 'closed') observe(provider, 'closed', 'half-open');
+      else if (reply.code === 'reopened') observe(provider, 'open', 'half-open', { reopensInMs: config.openMs });
+    });
   }
 
   /** One provider's breaker: a ticket, or undefined when it refuses (open, or no probe slot free). */

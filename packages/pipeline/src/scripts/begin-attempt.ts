@@ -1,9 +1,9 @@
-import { notificationKey, pendingIntakeKey, suppressionKey, type Channel } from '@notify/core';
+import { idempotencyBucketPrefix, idempotencyMetaKey, notificationKey, pendingIntakeKey, suppressionKey, type Channel } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
-/** begin-attempt-3.lua's return codes (its header lists the same). */
-export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6, busy: 7 } as const;
+/** begin-attempt-4.lua's return codes (its header lists the same). */
+export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6, busy: 7, archived: 8 } as const;
 
 export interface BeginAttemptArgs {
   id: string;
@@ -33,6 +33,7 @@ export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs,
     notificationKey(a.id, partition),
     suppressionKey(a.rh, a.channel, partition),
     pendingIntakeKey(partition),
+    idempotencyMetaKey(partition),
     a.step,
     a.channel,
     a.now,
@@ -41,8 +42,9 @@ export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs,
     a.provider ?? '',
     a.leaseMs ?? 0,
     a.jobId ?? '',
+    idempotencyBucketPrefix(partition),
   );
-  const { code, detail } = decodeReply('begin-attempt-3', BEGIN_ATTEMPT_CODES, reply);
+  const { code, detail } = decodeReply('begin-attempt-4', BEGIN_ATTEMPT_CODES, reply);
   if (code !== 'proceed') return { code };
   const tenant = text(detail[2]);
   return { code, contentJson: text(detail[0]), addressesJson: text(detail[1]), ...(tenant ? { tenant } : {}) };

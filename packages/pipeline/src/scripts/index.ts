@@ -26,7 +26,7 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
   'intake-3',
-  'begin-attempt-3',
+  'begin-attempt-4',
   'finish-attempt-4',
   'schedule-step-1',
   'finish-notification-3',
@@ -85,7 +85,7 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
   const intake = command('intake-3');
-  const beginAttempt = command('begin-attempt-3');
+  const beginAttempt = command('begin-attempt-4');
   const finishAttempt = command('finish-attempt-4');
   const scheduleStep = command('schedule-step-1');
   const finishNotification = command('finish-notification-3');

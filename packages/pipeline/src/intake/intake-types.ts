@@ -1,0 +1,49 @@
+import type { Channel, NotificationRequest, NotificationStatus } from '@notify/core';
+import type { PipelineMetrics } from '@notify/metrics';
+import type { ChannelGate } from '../channel-gate';
+import type { ChannelQueues } from '../channel-queues';
+import type { RecipientStore } from '../recipient-store';
+import type { ReplicaWaiter } from '../replica-wait';
+import type { IntakeArgs, Scripts } from '../scripts';
+
+export interface IntakeConfig {
+  /** How long a record (idempotency key, status, history) lives; at least 24 h. */
+  recordTtlSeconds: number;
+  /** How far back intake looks for compact entries of archived notifications (the idempotency window). */
+  idempotencyWindowSeconds?: number;
+  budget: number;
+}
+
+export interface IntakeDeps {
+  scripts: Scripts;
+  queues: ChannelQueues;
+  recipients: RecipientStore;
+  gate: ChannelGate;
+  metrics: PipelineMetrics;
+  config: IntakeConfig;
+  now?: () => number;
+  /** WAIT for replicas after the writes, before the 202 (INTAKE_WAIT_REPLICAS; absent or 0 = no WAIT). */
+  replication?: ReplicaWaiter;
+  /**
+   * Whether some configured provider of the channel can carry this address (Web Push takes
+   * subscriptions, FCM device tokens). Absent: every address is carriable (the simulators).
+   */
+  carriable?: (channel: Channel, address: string) => boolean;
+}
+
+export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };
+
+export interface BatchItemResult {
+  index: number;
+  httpStatus: number;
+  id?: string;
+  status?: NotificationStatus;
+  duplicate?: boolean;
+  error?: { code: string; message: string; details?: { field: string; reason: string }[] };
+}
+
+/** A validated request and the intake script's arguments for it. */
+export interface PreparedIntake {
+  request: NotificationRequest;
+  args: IntakeArgs;
+}

@@ -1,0 +1,22 @@
+import { scheduleNextStep } from './schedule-next-step';
+import type { StepContext, StepServices } from './step-context';
+import type { StepResult } from './step-types';
+
+/**
+ * A stage's `defer`: the step runs again at `untilMs` on the same channel, as a fresh step (its
+ * job id is new, so the running job's own id does not swallow the add), the way a step waiting
+ * out an outage re-checks. Nothing was called, so nothing is spent.
+ */
+export async function deferStep(ctx: StepContext, s: StepServices, untilMs: number, reason: string): Promise<StepResult> {
+  const { data } = ctx;
+  const kind = (await s.redis.hget(ctx.record.key, 'kind')) === 'reconcile' ? 'reconcile' : 'send';
+  await scheduleNextStep(ctx, s, {
+    fromStep: data.step,
+    channel: data.channel,
+    kind,
+    delayMs: Math.max(1, untilMs - s.now()),
+    provider: data.provider,
+    skips: [],
+  });
+  return { action: 'deferred', untilMs, reason };
+}

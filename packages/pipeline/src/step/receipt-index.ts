@@ -1,0 +1,15 @@
+import { notificationIdOfMessage, receiptIndexKey } from '../receipts/keys';
+import type { StepContext, StepServices } from './step-context';
+
+/** Best effort: the receipt index (provider message -> notification) for provider events; a failure is counted, never thrown. */
+export async function indexReceipt(ctx: StepContext, s: StepServices, provider: string, providerMessageId: string): Promise<void> {
+  const { data } = ctx;
+  // The idempotency key names the notification by itself (the simulators answer it): no write on the hot path.
+  if (notificationIdOfMessage(providerMessageId) === data.id) return;
+  try {
+    await s.redis.set(receiptIndexKey(provider, providerMessageId), data.id, 'EX', s.receiptIndexTtlSeconds);
+  } catch (error) {
+    s.metrics.receiptIndexFailures.inc({ channel: data.channel });
+    s.logger.warn({ err: error, notificationId: data.id }, 'receipt index not written');
+  }
+}

@@ -1,0 +1,74 @@
+import type { Logger } from 'pino';
+import type { Channel, RenderedMessage } from '@notify/core';
+import type { PipelineMetrics } from '@notify/metrics';
+import type { ProviderAdapter, SendResult } from '@notify/providers';
+import type { RedisClient } from '@notify/runtime';
+import type { CascadeConfig } from '../cascade-config';
+import type { ChannelGate, GateTicket } from '../channel-gate';
+import type { ChannelQueues } from '../channel-queues';
+import type { StepJobData } from '../job-data';
+import type { Scripts } from '../scripts';
+import type { WriteCoalescer } from '../write-coalescer';
+import type { RecordHandle } from './record-handle';
+import type { StepEvents } from './step-events';
+import type { ProviderLookup, StepRun, UnknownOutcomePolicy } from './step-types';
+
+/** What every stage may use: the processor's dependencies with their defaults filled in. */
+export interface StepServices {
+  redis: RedisClient;
+  scripts: Scripts;
+  queues: ChannelQueues;
+  providers: ProviderLookup;
+  gate: ChannelGate;
+  metrics: PipelineMetrics;
+  logger: Logger;
+  config: CascadeConfig;
+  addressRouting?: { channels: ReadonlySet<Channel>; filterFor(channel: Channel, storedAddress: string): ((provider: string) => boolean) | undefined };
+  unknownPolicy: (channel: Channel) => UnknownOutcomePolicy;
+  now: () => number;
+  coalesce: WriteCoalescer;
+  events: StepEvents;
+  receiptIndexTtlSeconds: number;
+}
+
+/** What begin-attempt read from the record for the call. */
+export interface BegunAttempt {
+  contentJson: string;
+  addressesJson: string;
+  tenant?: string;
+}
+
+/** The call a rendered step makes. */
+export interface PreparedCall {
+  adapter: ProviderAdapter;
+  to: string;
+  message: RenderedMessage;
+}
+
+/** One step job as it passes through the stages; each stage adds what the next ones need. */
+export interface StepContext {
+  readonly data: StepJobData;
+  readonly run: StepRun;
+  readonly record: RecordHandle;
+  /** The breaker's permission for the call, until it is released. */
+  ticket?: GateTicket;
+  begun?: BegunAttempt;
+  call?: PreparedCall;
+  result?: SendResult;
+  /** Whether finish-attempt recorded the result (false: another run had moved the record on). */
+  recorded?: boolean;
+}
+
+/** Reports how the call ended (or that it never happened) to the breaker, once. */
+export async function releaseTicket(ctx: StepContext, outcome: Parameters<GateTicket['release']>[0]): Promise<void> {
+  const ticket = ctx.ticket;
+  if (!ticket) return;
+  ctx.ticket = undefined;
+  await ticket.release(outcome);
+}
+
+/** A value an earlier stage must have set (a stage list out of order is a programming error). */
+export function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`step stage ran before ${what} was set`);
+  return value;
+}
