@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { parseAllowedHost } from './allowed-hosts';
 
 const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /**
- * `WEBHOOK_ALLOWED_HOSTS=127.0.0.1,hooks.internal`: host names or IP literals (as written in the
- * endpoint URL) exempt from the private-address refusal. Lower-cased; IPv6 without brackets.
+ * `WEBHOOK_ALLOWED_HOSTS=127.0.0.1:9000,hooks.internal`: hosts (as written in the endpoint URL),
+ * each with an optional port, exempt from the private-address refusal (allowed-hosts.ts).
  */
 const allowedHosts = z
   .string()
@@ -12,21 +13,17 @@ const allowedHosts = z
   .transform((text) =>
     (text ?? '')
       .split(',')
-      .map((h) =>
-        h
-          .trim()
-          .toLowerCase()
-          .replace(/^\[|\]$/g, ''),
-      )
+      .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
-  );
+  )
+  .refine((list) => list.every((entry) => parseAllowedHost(entry) !== undefined), 'each entry must be host, host:port, [ipv6] or [ipv6]:port');
 
 /**
  * Every variable of the webhooks, read by the api (registration, the retry endpoint, enqueueing
  * with the retry options) and the worker (delivery): one shape, spread into both config modules.
  */
 export const webhookEnvShape = {
-  /** Hosts exempt from the SSRF guard (comma-separated names or IPs, as written in the URL). */
+  /** Hosts exempt from the SSRF guard (comma-separated host or host:port, as written in the URL). */
   WEBHOOK_ALLOWED_HOSTS: allowedHosts,
   /** Endpoints one tenant may register. */
   WEBHOOK_MAX_ENDPOINTS: int(20, 1, 1_000),

@@ -4,6 +4,7 @@ export * from './events';
 export * from './keys';
 export * from './registry';
 export * from './ssrf';
+export * from './allowed-hosts';
 export * from './sender';
 export * from './publisher';
 export * from './listening-cache';

@@ -5,6 +5,7 @@ import { webhookJobId } from './keys';
 import { ListeningEndpointsCache } from './listening-cache';
 import { createWebhookQueue, WebhookPublisher } from './publisher';
 import { WebhookRegistry } from './registry';
+import { portOf } from './allowed-hosts';
 import { checkHost, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 
 /** Rotated-out secrets keep signing this long. */
@@ -45,7 +46,7 @@ export function createWebhookService(deps: {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        checkHost(hostOf(url), { allowedHosts: deps.config.allowedHosts, ...(deps.resolve ? { resolve: deps.resolve } : {}) }),
+        checkHost(hostOf(url), { allowedHosts: deps.config.allowedHosts, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, portOf(url)),
         new Promise((resolve) => {
           timer = setTimeout(resolve, dnsTimeoutMs);
         }),
