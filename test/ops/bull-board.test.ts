@@ -88,11 +88,16 @@ it('lists the six lanes with their real job counts', async () => {
   expect(Object.keys(jobs[0]?.data ?? {}).sort()).toEqual(['channel', 'id', 'priority', 'rh', 'step']);
 });
 
-it('is read-only: emptying a lane is refused and the jobs stay', async () => {
+it('is read-only: emptying a lane, pausing or resuming every lane are refused (405) and nothing changes', async () => {
   const res = await admin(request(app).put('/admin/queues/api/queues/push-urgent/empty'));
   expect(res.status).toBe(405);
   const pushUrgent = queues.find((q) => q.name === 'push-urgent');
   expect(await pushUrgent?.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 1, delayed: 1 });
+  for (const path of ['/admin/queues/api/queues/pause', '/admin/queues/api/queues/resume', '/admin/queues/api/queues/push-urgent/pause']) {
+    const write = await admin(request(app).put(path));
+    expect({ path, status: write.status, code: write.body?.error?.code }).toEqual({ path, status: 405, code: expect.any(String) });
+  }
+  expect(await Promise.all(queues.map((q) => q.isPaused()))).toEqual(queues.map(() => false));
 });
 
 describe('browser sign-in (cookie session)', () => {
