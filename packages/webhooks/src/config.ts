@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseAllowedHost } from './allowed-hosts';
+import { parseSecretKeys, type SecretKey } from './secret-box';
 
 const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -46,6 +47,18 @@ export const webhookEnvShape = {
    * per event). Changes reach it at once by pub/sub: this only bounds a missed invalidation.
    */
   WEBHOOK_ENDPOINT_CACHE_MS: int(5_000, 0, 300_000),
+  WEBHOOK_SECRET_KEYS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      try {
+        return parseSecretKeys(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .describe('Keys sealing webhook signing secrets at rest (AES-256-GCM): <id>:<base64 of 32 bytes>,...; the first seals, every one opens'),
 };
 
 export interface WebhookConfig {
@@ -60,6 +73,8 @@ export interface WebhookConfig {
   retryBaseMs: number;
   retryMaxDelayMs: number;
   endpointCacheMs: number;
+  /** WEBHOOK_SECRET_KEYS: the first seals the secrets written, every one opens (secret-box.ts). */
+  secretKeys: SecretKey[];
 }
 
 type WebhookEnv = { [K in keyof typeof webhookEnvShape]: z.infer<(typeof webhookEnvShape)[K]> };
@@ -77,6 +92,7 @@ export function toWebhookConfig(c: WebhookEnv): WebhookConfig {
     retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
     retryMaxDelayMs: c.WEBHOOK_RETRY_MAX_DELAY_MS,
     endpointCacheMs: c.WEBHOOK_ENDPOINT_CACHE_MS,
+    secretKeys: c.WEBHOOK_SECRET_KEYS,
   };
 }
 

@@ -4,7 +4,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { portOf } from './allowed-hosts';
 import type { WebhookConfig } from './config';
 import type { WebhookEvent } from './events';
-import { signingSecrets, type WebhookEndpoint } from './registry';
+import { signingSecrets, type WebhookEndpoint } from './endpoint';
 import { checkHost, guardedLookup, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 
 /** Bytes of a receiver's answer read (then dropped): its body is never used, only its status. */

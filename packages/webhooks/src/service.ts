@@ -5,6 +5,7 @@ import { webhookJobId } from './keys';
 import { ListeningEndpointsCache } from './listening-cache';
 import { createWebhookQueue, WebhookPublisher } from './publisher';
 import { WebhookRegistry } from './registry';
+import { SecretBox } from './secret-box';
 import { portOf } from './allowed-hosts';
 import { checkHost, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 
@@ -21,7 +22,7 @@ export function createWebhookService(deps: {
   /** PARTITIONS: where the step hook finds a notification's record (its id names its partition). */
   partitions?: number;
 }) {
-  const registry = new WebhookRegistry(deps.redis);
+  const registry = new WebhookRegistry(deps.redis, Date.now, new SecretBox(deps.config.secretKeys));
   const queue = createWebhookQueue(deps.redis, deps.config);
   // The step hook's endpoint lists; its subscriber opens with the first stepEvents() (the api's routes read the registry).
   const cache = new ListeningEndpointsCache({
