@@ -96,6 +96,18 @@ export const apiEnvShape = {
     .default(8 * 3600),
   /** The admin cookies' Secure flag: `auto` sets it when the request came over https (or X-Forwarded-Proto says so). */
   ADMIN_COOKIE_SECURE: z.enum(['auto', 'always', 'never']).default('auto'),
+  ADMIN_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((t) =>
+      (t ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .describe(
+      "Proxies whose X-Forwarded-For names the admin console's client (express trust proxy: IPs, CIDRs, loopback/linklocal/uniquelocal); none by default",
+    ),
   /** Record (idempotency key + status) lifetime: the idempotency window, at least 24 h. */
   RECORD_TTL_SECONDS: z.coerce
     .number()
@@ -170,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
+    adminTrustedProxies: c.ADMIN_TRUSTED_PROXIES,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
