@@ -1,6 +1,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RedisTarget } from './redis-connection';
+
+/** Where the Redis is (redis-connection's RedisTarget, which imports this module). */
+interface StartupTarget {
+  url: string;
+  clusterNodes?: readonly { host: string; port: number }[];
+  startupTimeoutMs?: number;
+}
 
 /** How long a process waits at start-up for its Redis when REDIS_STARTUP_TIMEOUT_MS is not set. */
 export const DEFAULT_REDIS_STARTUP_TIMEOUT_MS = 300_000;
@@ -62,7 +68,7 @@ async function probe<T>(options: { url?: string; host?: string; port?: number },
  * data); on a cluster, a seed node reports cluster_state:ok and every master it lists answers.
  * Throws what is wrong.
  */
-export async function checkRedisServes(target: RedisTarget): Promise<void> {
+export async function checkRedisServes(target: StartupTarget): Promise<void> {
   if (!target.clusterNodes || target.clusterNodes.length === 0) {
     await probe({ url: target.url }, async (redis) => {
       await redis.ping();
@@ -100,7 +106,7 @@ export async function checkRedisServes(target: RedisTarget): Promise<void> {
 
 /** Waits, logged, until the Redis of `target` serves (checkRedisServes) or `timeoutMs` passed. */
 export async function waitForRedis(
-  target: RedisTarget,
+  target: StartupTarget,
   logger: Logger,
   timeoutMs = target.startupTimeoutMs ?? DEFAULT_REDIS_STARTUP_TIMEOUT_MS,
 ): Promise<void> {
