@@ -108,7 +108,7 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
 });
 
 it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, three times, keep delivering and archive everything after', async () => {
-  // Only the worker processes deliver and archive from here (small batches: several per round).
+  // Only the worker processes deliver and archive from here (small batches: several per crash).
   await platform.workers[0]!.close();
   for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVE_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
   const pids = workers.map((w) => w.process.pid);
@@ -118,28 +118,28 @@ it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive
   });
   died.catch(() => undefined);
   const unlessDied = <T>(work: Promise<T>): Promise<T> => Promise.race([work, died]);
-  const ROUND = 150;
+  const PER_CRASH = 150;
   const all: string[] = [];
-  const bodiesOf = (round: number) => Array.from({ length: ROUND }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: `pg-kill-${round}` }));
+  const bodiesOf = (crash: number) => Array.from({ length: PER_CRASH }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: `pg-kill-${crash}` }));
 
-  // A first round archived while PostgreSQL is up: each archiver's store is open, its pool warm.
-  const warm = await postAllAccepted(platform.api.url, bodiesOf(0), ROUND);
+  // A first set archived while PostgreSQL is up: each archiver's store is open, its pool warm.
+  const warm = await postAllAccepted(platform.api.url, bodiesOf(0), PER_CRASH);
   all.push(...warm);
   store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
   await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all);
   await store.close();
   store = undefined;
 
-  for (let round = 1; round <= 3; round += 1) {
+  for (let crash = 1; crash <= 3; crash += 1) {
     // Frozen first, so that the archivers' next batches hang in PostgreSQL with their clients checked out.
     freezePostgres(postgres);
-    const ids = await postAllAccepted(platform.api.url, bodiesOf(round), ROUND);
+    const ids = await postAllAccepted(platform.api.url, bodiesOf(crash), PER_CRASH);
     all.push(...ids);
     // Delivery does not wait for the history.
     await unlessDied(waitAllTerminal(platform.redis.url, ids, 120_000));
     // Every archiver busy: a batch claimed (in flight) and an id left unclaimed for longer than many archive intervals.
     await waitFor(
-      `round ${round}: every archiver holding a batch in flight`,
+      `crash ${crash}: every archiver holding a batch in flight`,
       async () => {
         const queue = await archiveQueueState(platform.redis.url);
         return queue.claimed > 0 && (queue.oldestUnclaimedAgeMs ?? 0) > 2_000;
@@ -154,8 +154,8 @@ it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive
     await unlessDied(waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all, 120_000));
     await store.close();
     store = undefined;
-    expect({ round, running: workers.map((w) => w.running), pids: workers.map((w) => w.process.pid) }).toEqual({
-      round,
+    expect({ crash, running: workers.map((w) => w.running), pids: workers.map((w) => w.process.pid) }).toEqual({
+      crash,
       running: [true, true],
       pids,
     });
