@@ -69,6 +69,34 @@ it('keeps trying to open the store while PostgreSQL does not answer, answering 5
   expect(store.closed).toBe(true);
 });
 
+it('opens the store on the first request once PostgreSQL answers again, without waiting for the next retry', async () => {
+  const { logger } = recordingLogger();
+  let up = false;
+  let attempts = 0;
+  const store = fakeStore({ get: () => Promise.resolve({ id: 'from-history' } as unknown as NotificationView) });
+  const access = openHistoryAccess(CONFIG, logger, {
+    // The back-off's next turn is far off: only a request can open the store in this test.
+    retryMs: 3_600_000,
+    maxRetryMs: 3_600_000,
+    open: () => {
+      attempts += 1;
+      return up ? Promise.resolve(store) : Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    },
+  });
+  const down = await errorOf(access.get('t', '0'.repeat(32)));
+  expect(isNotifyError(down) && [down.httpStatus, down.message]).toEqual([503, expect.stringMatching(/not reachable yet/)]);
+  up = true;
+  // Concurrent first requests share one open.
+  const before = attempts;
+  const [byId, list] = await Promise.all([access.get('t', '0'.repeat(32)), access.list('t', { limit: 10 })]);
+  expect(byId).toEqual({ id: 'from-history' });
+  expect(list).toEqual(PAGE);
+  expect(attempts).toBe(before + 1);
+  expect(access.state).toBe('open');
+  await access.close();
+  expect(store.closed).toBe(true);
+});
+
 it("answers 503 for a failing or hanging query, with a cause that holds no address; a bad cursor stays the client's 400", async () => {
   const { logger } = recordingLogger();
   const failing = fakeStore({

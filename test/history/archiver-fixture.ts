@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -81,4 +82,55 @@ export async function stopPostgres(server: PrivatePostgres): Promise<void> {
     50,
   );
   await server.kill();
+}
+
+/**
+ * The postmaster and every process it forked. Each backend is a session of its own (PostgreSQL
+ * calls setsid), so the server's process group does not hold them.
+ */
+function postgresProcesses(server: PrivatePostgres): number[] {
+  const postmaster = Number(readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+    .split('\n')
+    .map(Number)
+    .filter(Boolean);
+  return [postmaster, ...children];
+}
+
+const signalAll = (pids: readonly number[], signal: NodeJS.Signals) => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+};
+
+/** Freezes the private PostgreSQL (SIGSTOP to the postmaster and every backend): connections stay open, every query hangs. */
+export function freezePostgres(server: PrivatePostgres): void {
+  signalAll(postgresProcesses(server), 'SIGSTOP');
+}
+
+/** A crash: SIGKILL to the postmaster and every backend at once (frozen or not); its data and port stay for `restart()`. */
+export async function crashPostgres(server: PrivatePostgres): Promise<void> {
+  signalAll(postgresProcesses(server), 'SIGKILL');
+  await server.kill();
+}
+
+/**
+ * The archive queue as the archivers see it: ids claimed by a batch in flight (their lease ends
+ * in the future) and the due time of the oldest id no archiver has claimed (undefined: none).
+ */
+export async function archiveQueueState(redisUrl: string): Promise<{ claimed: number; oldestUnclaimedAgeMs: number | undefined }> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const [seconds, micros] = await redis.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const claimed = await redis.zcount(archiveQueueKey(), `(${now}`, '+inf');
+    const [, oldest] = await redis.zrangebyscore(archiveQueueKey(), '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1);
+    return { claimed, oldestUnclaimedAgeMs: oldest === undefined ? undefined : now - Number(oldest) };
+  } finally {
+    redis.disconnect();
+  }
 }

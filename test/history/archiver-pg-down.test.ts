@@ -4,7 +4,9 @@ import { waitFor, type PrivatePostgres } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { historyCounts, historyEnv, redisLeft, stopPostgres, waitAllArchived } from './archiver-fixture';
+import { spawnApp, type AppProcess } from '../harness/app-process';
+import { postAllAccepted } from '../harness/batch-post';
+import { archiveQueueState, crashPostgres, freezePostgres, historyCounts, historyEnv, redisLeft, stopPostgres, waitAllArchived } from './archiver-fixture';
 import { freshDatabase, startTestPostgres } from './postgres-fixture';
 
 /**
@@ -12,7 +14,9 @@ import { freshDatabase, startTestPostgres } from './postgres-fixture';
  * on a private Redis and a private PostgreSQL. PostgreSQL stops mid-run; delivery goes on, the
  * terminal records wait in Redis as full records (status still served), the backlog and the
  * failures show on /metrics; when PostgreSQL returns every accepted notification is in the
- * history exactly once and Redis holds only compact entries.
+ * history exactly once and Redis holds only compact entries. Then PostgreSQL crashes (SIGKILL)
+ * under worker processes whose archivers hold a batch in flight, three times: the processes
+ * live on, deliver meanwhile, and archive everything once it is back.
  */
 const TENANT = 'tenant-a';
 const BEFORE = 150;
@@ -21,6 +25,7 @@ let postgres: PrivatePostgres;
 let historyUrl: string;
 let platform: TestPlatform;
 let store: HistoryStore | undefined;
+const workers: AppProcess[] = [];
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
@@ -28,6 +33,7 @@ beforeAll(async () => {
   platform = await startTestPlatform({ workerCount: 1, env: historyEnv(historyUrl) });
 });
 afterAll(async () => {
+  for (const worker of workers) await worker.kill();
   await store?.close();
   await platform?.stop();
   await postgres?.stop();
@@ -100,3 +106,65 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
   expect(changed.status).toBe(422);
   expect((await redisLeft(platform.redis.url, allIds)).fullRecords).toBe(0);
 });
+
+it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, three times, keep delivering and archive everything after', async () => {
+  // Only the worker processes deliver and archive from here (small batches: several per crash).
+  await platform.workers[0]!.close();
+  for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVE_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
+  const pids = workers.map((w) => w.process.pid);
+  // A worker that dies fails the test at once, with its last words.
+  const died = Promise.race(workers.map((w) => w.exited.then((exit) => ({ worker: w, exit })))).then(({ worker, exit }) => {
+    throw new Error(`a worker exited (${exit.signal ?? exit.code}):\n${worker.output().slice(-2_000)}`);
+  });
+  died.catch(() => undefined);
+  const unlessDied = <T>(work: Promise<T>): Promise<T> => Promise.race([work, died]);
+  const PER_CRASH = 150;
+  const all: string[] = [];
+  const bodiesOf = (crash: number) => Array.from({ length: PER_CRASH }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: `pg-kill-${crash}` }));
+
+  // A first set archived while PostgreSQL is up: each archiver's store is open, its pool warm.
+  const warm = await postAllAccepted(platform.api.url, bodiesOf(0), PER_CRASH);
+  all.push(...warm);
+  store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+  await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all);
+  await store.close();
+  store = undefined;
+
+  for (let crash = 1; crash <= 3; crash += 1) {
+    // Frozen first, so that the archivers' next batches hang in PostgreSQL with their clients checked out.
+    freezePostgres(postgres);
+    const ids = await postAllAccepted(platform.api.url, bodiesOf(crash), PER_CRASH);
+    all.push(...ids);
+    // Delivery does not wait for the history.
+    await unlessDied(waitAllTerminal(platform.redis.url, ids, 120_000));
+    // Every archiver busy: a batch claimed (in flight) and an id left unclaimed for longer than many archive intervals.
+    await waitFor(
+      `crash ${crash}: every archiver holding a batch in flight`,
+      async () => {
+        const queue = await archiveQueueState(platform.redis.url);
+        return queue.claimed > 0 && (queue.oldestUnclaimedAgeMs ?? 0) > 2_000;
+      },
+      60_000,
+      100,
+    );
+    // The crash: every backend and the postmaster die at once; the checked-out clients lose their server.
+    await crashPostgres(postgres);
+    await postgres.restart();
+    store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
+    await unlessDied(waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all, 120_000));
+    await store.close();
+    store = undefined;
+    expect({ crash, running: workers.map((w) => w.running), pids: workers.map((w) => w.process.pid) }).toEqual({
+      crash,
+      running: [true, true],
+      pids,
+    });
+  }
+  expect(await historyCounts(historyUrl, all)).toEqual({ rows: all.length, distinct: all.length });
+  expect(await redisLeft(platform.redis.url, all)).toEqual({ fullRecords: 0, queued: 0 });
+  // Each process met the outage (its archiver failed and retried) and none died of it.
+  for (const worker of workers) {
+    expect(worker.output()).toContain('archive batch failed');
+    expect(worker.output()).not.toMatch(/Unhandled 'error' event|Emitted 'error' event/);
+  }
+}, 400_000);

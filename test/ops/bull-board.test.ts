@@ -88,11 +88,16 @@ it('lists the six lanes with their real job counts', async () => {
   expect(Object.keys(jobs[0]?.data ?? {}).sort()).toEqual(['channel', 'id', 'priority', 'rh', 'step']);
 });
 
-it('is read-only: emptying a lane is refused and the jobs stay', async () => {
+it('is read-only: emptying a lane, pausing or resuming every lane are refused (405) and nothing changes', async () => {
   const res = await admin(request(app).put('/admin/queues/api/queues/push-urgent/empty'));
   expect(res.status).toBe(405);
   const pushUrgent = queues.find((q) => q.name === 'push-urgent');
   expect(await pushUrgent?.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 1, delayed: 1 });
+  for (const path of ['/admin/queues/api/queues/pause', '/admin/queues/api/queues/resume', '/admin/queues/api/queues/push-urgent/pause']) {
+    const write = await admin(request(app).put(path));
+    expect({ path, status: write.status, code: write.body?.error?.code }).toEqual({ path, status: 405, code: expect.any(String) });
+  }
+  expect(await Promise.all(queues.map((q) => q.isPaused()))).toEqual(queues.map(() => false));
 });
 
 describe('browser sign-in (cookie session)', () => {
@@ -239,5 +244,71 @@ describe('browser sign-in (cookie session)', () => {
     const tenant = await request(app).get('/admin/queues/api/queues').set('authorization', `Bearer ${TENANT_KEY}`);
     expect(tenant.status).toBe(403);
     expect(tenant.body).toMatchObject({ error: { code: 'FORBIDDEN' } });
+  });
+});
+
+describe('admin key throttle (Bearer and form) behind a trusted proxy', () => {
+  /** The console with a small throttle, mounted as the api mounts it; `trustedProxies` as ADMIN_TRUSTED_PROXIES gives them. */
+  function throttledApp(trustedProxies?: string[]): Express {
+    const target = express();
+    target.use(
+      '/admin',
+      createAdminConsole({
+        queues,
+        redis: sessionRedis!,
+        adminApiKey: ADMIN_KEY,
+        session: { ttlSeconds: 3600, secureCookie: 'auto' },
+        limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
+        ...(trustedProxies ? { trustedProxies } : {}),
+      }),
+    );
+    target.use(errorMiddleware(pino({ level: 'silent' })));
+    return target;
+  }
+  const lanes = (target: Express, key: string, forwardedFor?: string) => {
+    const r = request(target).get('/admin/queues/api/queues').set('authorization', `Bearer ${key}`);
+    return forwardedFor ? r.set('x-forwarded-for', forwardedFor) : r;
+  };
+
+  it('throttles wrong Bearer admin keys per address: after 3, even the right key waits (429 TOO_MANY_ATTEMPTS, Retry-After)', async () => {
+    const target = throttledApp();
+    const answers = [];
+    for (let i = 0; i < 30; i += 1) answers.push((await lanes(target, `guess${i}-0000000000000000000000`)).status);
+    expect(answers.slice(0, 3)).toEqual([403, 403, 403]);
+    expect(new Set(answers.slice(3))).toEqual(new Set([429]));
+    const blocked = await lanes(target, ADMIN_KEY);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ error: { code: 'TOO_MANY_ATTEMPTS' } });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('without a trusted proxy X-Forwarded-For is ignored: a client cannot dodge the throttle by naming other addresses', async () => {
+    const target = throttledApp();
+    for (let i = 0; i < 3; i += 1) expect((await lanes(target, `nope${i}x-000000000000000000000`, `203.0.113.${i}`)).status).toBe(403);
+    expect((await lanes(target, ADMIN_KEY, '198.51.100.7')).status).toBe(429);
+  });
+
+  it('behind a trusted proxy each client is counted by its own address: one guesser does not lock out another', async () => {
+    const target = throttledApp(['loopback']);
+    for (let i = 0; i < 3; i += 1) expect((await lanes(target, `bad${i}xx-000000000000000000000`, '203.0.113.9')).status).toBe(403);
+    expect((await lanes(target, ADMIN_KEY, '203.0.113.9')).status).toBe(429);
+    // Another client behind the same proxy still gets in with the right key, by Bearer and by the form.
+    expect((await lanes(target, ADMIN_KEY, '198.51.100.7')).status).toBe(200);
+    const form = await request(target).get('/admin/login');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    const signedIn = await request(target)
+      .post('/admin/login')
+      .type('form')
+      .set({ cookie: `notify_admin_login=${csrf}`, origin: 'http://127.0.0.1', host: '127.0.0.1', 'x-forwarded-for': '198.51.100.8' })
+      .send({ csrf, key: ADMIN_KEY });
+    expect(signedIn.status).toBe(303);
+  });
+
+  it('throttles per key prefix too: the same wrong key from many addresses is refused after 3', async () => {
+    const target = throttledApp(['loopback']);
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push((await lanes(target, `spray0-${i}-00000000000000000000`, `203.0.113.${20 + i}`)).status);
+    expect(answers).toEqual([403, 403, 403, 429, 429, 429]);
+    expect((await lanes(target, ADMIN_KEY, '203.0.113.40')).status).toBe(200);
   });
 });

@@ -10,7 +10,7 @@ let platform: TestPlatform;
 const MAX = 5;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_MAX_ENDPOINTS: String(MAX) } });
+  platform = await startTestPlatform({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:9,[::1]:9', WEBHOOK_MAX_ENDPOINTS: String(MAX) } });
 });
 afterAll(async () => {
   await platform?.stop();
@@ -71,7 +71,6 @@ it('refuses private, loopback, link-local, metadata and non-http URLs at registr
     'http://192.168.1.1/hook',
     'http://169.254.169.254/latest/meta-data',
     'http://[fd00:ec2::254]/',
-    'http://[::1]:8080/',
     'http://localhost:8080/hook',
     'http://127.0.0.2/hook',
     'http://2130706434/hook', // 127.0.0.2 in decimal (the URL parser normalises it)
@@ -79,6 +78,14 @@ it('refuses private, loopback, link-local, metadata and non-http URLs at registr
     'http://0.0.0.0/',
     'http://224.0.0.1/',
     'http://[::ffff:10.0.0.1]/',
+    // IPv4-compatible IPv6 (::/96): loopback and the metadata address in another spelling.
+    'http://[::127.0.0.1]:8080/',
+    'http://[::a9fe:a9fe]/',
+    'http://[::8.8.8.8]/',
+    // An allow-list entry with a port allows that port only.
+    'http://127.0.0.1:10/hook',
+    'http://127.0.0.1/hook',
+    'http://[::1]:8080/',
     'ftp://93.184.215.14/hook',
     'file:///etc/passwd',
     'https://user:pass@93.184.215.14/hook',
@@ -89,10 +96,12 @@ it('refuses private, loopback, link-local, metadata and non-http URLs at registr
     const res = await api().post('/v1/webhooks', { url, events: ['notification.failed'] });
     expect({ url, status: res.status, fields: fields(res.body) }).toEqual({ url, status: 400, fields: ['url'] });
   }
-  // The allow-list (WEBHOOK_ALLOWED_HOSTS=127.0.0.1) lets the tests' loopback receiver in, by that host only.
-  const allowed = await api().post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['notification.failed'] });
-  expect(allowed.status).toBe(201);
-  expect((await api().delete(`/v1/webhooks/${allowed.body.id}`)).status).toBe(204);
+  // The allow-list (WEBHOOK_ALLOWED_HOSTS=127.0.0.1:9,[::1]:9) lets a loopback receiver in, by that host and port only.
+  for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]:9/hook']) {
+    const allowed = await api().post('/v1/webhooks', { url, events: ['notification.failed'] });
+    expect({ url, status: allowed.status }).toEqual({ url, status: 201 });
+    expect((await api().delete(`/v1/webhooks/${allowed.body.id}`)).status).toBe(204);
+  }
 });
 
 it('bad input on every route is a 400 naming the field (bounded fuzz of the body), and the endpoint limit holds', async () => {

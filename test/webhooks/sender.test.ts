@@ -61,7 +61,17 @@ it('refuses at send time: a loopback IP not allow-listed, a name resolving to 12
   const strict = sender(config([]));
   expect(await strict.send(endpoint(receiver.url), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
   expect(await strict.send(endpoint(`http://localhost:${receiver.port}/hook`), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
-  for (const address of ['169.254.169.254', '10.0.0.1', '[fd00:ec2::254]', '[::1]', '100.64.0.1', '0.0.0.0', '[::ffff:127.0.0.1]']) {
+  for (const address of [
+    '169.254.169.254',
+    '10.0.0.1',
+    '[fd00:ec2::254]',
+    '[::1]',
+    '100.64.0.1',
+    '0.0.0.0',
+    '[::ffff:127.0.0.1]',
+    '[::127.0.0.1]',
+    '[::a9fe:a9fe]',
+  ]) {
     expect({ address, ...(await strict.send(endpoint(`http://${address}:${receiver.port}/hook`), event)) }).toMatchObject({
       address,
       ok: false,
@@ -71,6 +81,20 @@ it('refuses at send time: a loopback IP not allow-listed, a name resolving to 12
   const toPrivate = sender(config([]), { resolve: () => Promise.resolve([{ address: '192.168.1.10', family: 4 }]) });
   expect(await toPrivate.send(endpoint('https://hooks.example/hook'), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
   expect(receiver.requests.length).toBe(before);
+});
+
+it('an allow-list entry with a port allows that port only, for an IP literal and for a name (the lookup knows the port)', async () => {
+  const before = receiver.requests.length;
+  const other = receiver.port === 65_535 ? receiver.port - 1 : receiver.port + 1;
+  const byPort = sender(config([`127.0.0.1:${receiver.port}`]));
+  expect(await byPort.send(endpoint(receiver.url), event)).toMatchObject({ ok: true, statusCode: 200 });
+  expect(await byPort.send(endpoint(`http://127.0.0.1:${other}/hook`), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
+  const toLoopback = { resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) };
+  const byName = sender(config([`hooks.internal:${receiver.port}`]), toLoopback);
+  expect(await byName.send(endpoint(`http://hooks.internal:${receiver.port}/hook`), event)).toMatchObject({ ok: true, statusCode: 200 });
+  expect(await byName.send(endpoint(`http://hooks.internal:${other}/hook`), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
+  expect(await byName.send(endpoint('http://hooks.internal/hook'), event)).toMatchObject({ ok: false, errorClass: 'ssrf-refused' });
+  expect(receiver.requests.length).toBe(before + 2);
 });
 
 it('follows no redirect, reads a large answer only up to the cap, and times out a receiver that never answers', async () => {

@@ -103,7 +103,13 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.
       {
         path: '/admin',
-        router: createAdminConsole({ queues: queues.all(), redis: asRedis(redis), adminApiKey: config.adminApiKey, session: config.adminSession }),
+        router: createAdminConsole({
+          queues: queues.all(),
+          redis: asRedis(redis),
+          adminApiKey: config.adminApiKey,
+          session: config.adminSession,
+          trustedProxies: config.adminTrustedProxies,
+        }),
         auth: 'none',
       },
     ],

@@ -95,6 +95,20 @@ export const apiOwnEnvShape = {
     .enum(['auto', 'always', 'never'])
     .default('auto')
     .describe("The admin cookies' `Secure` flag: `auto` (when the request came over https), `always`, `never`."),
+  ADMIN_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((t) =>
+      (t ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .meta({
+      description:
+        "Proxies whose `X-Forwarded-For` names the admin console's client (express `trust proxy`: IPs, CIDRs, `loopback`/`linklocal`/`uniquelocal`), comma-separated; the admin sign-in throttle counts that client ([docs/security.md](security.md)).",
+      defaultText: 'none',
+    }),
   RECORD_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -218,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
+    adminTrustedProxies: c.ADMIN_TRUSTED_PROXIES,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),

@@ -67,9 +67,12 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let maintenance: NodeJS.Timeout | undefined;
-  let pending: Promise<void>;
+  let delayMs = options.retryMs ?? 1_000;
+  let failures = 0;
+  /** The open under way: a request and the retry timer share it, never two at once. */
+  let attempting: Promise<void> | undefined;
 
-  const attempt = async (delayMs: number, failures: number): Promise<void> => {
+  const tryOpen = async (): Promise<void> => {
     try {
       const opened = await open(config);
       if (closed) {
@@ -89,22 +92,45 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
       // One warning, then one per ten failures: an outage must not flood the log.
       if (failures % 10 === 0)
         logger.warn({ failure: failureKind(error), retryInMs: delayMs }, 'history store (PostgreSQL) not reachable: list endpoints answer 503 until it is');
-      timer = setTimeout(() => {
-        pending = attempt(Math.min(delayMs * 2, maxRetryMs), failures + 1);
-      }, delayMs);
+      failures += 1;
+      clearTimeout(timer);
+      timer = setTimeout(() => void attempt(), delayMs);
       timer.unref();
+      delayMs = Math.min(delayMs * 2, maxRetryMs);
     }
   };
-  pending = attempt(options.retryMs ?? 1_000, 0);
+  /** Opens now, or joins the open under way. Never rejects. */
+  const attempt = (): Promise<void> => {
+    if (store || closed) return Promise.resolve();
+    clearTimeout(timer);
+    attempting ??= tryOpen().finally(() => {
+      attempting = undefined;
+    });
+    return attempting;
+  };
+  void attempt();
+
+  /**
+   * The store, or undefined when it does not open within `queryTimeoutMs`. A request that finds
+   * none opens it at once (PostgreSQL may be back since the last attempt) instead of waiting for
+   * the back-off's next turn.
+   */
+  const current = async (): Promise<HistoryStore | undefined> => {
+    if (store || closed) return store;
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([attempt(), new Promise<void>((resolve) => (bound = setTimeout(resolve, queryTimeoutMs)))]);
+    clearTimeout(bound);
+    return store;
+  };
 
   /** A store call bounded in time; anything but our own 4xx (a bad cursor) becomes a 503. */
   const call = async <T>(what: string, run: (s: HistoryStore) => Promise<T>): Promise<T> => {
-    const current = store;
-    if (!current) throw unavailable('the notification history (PostgreSQL) is not reachable yet; retry later');
+    const opened = await current();
+    if (!opened) throw unavailable('the notification history (PostgreSQL) is not reachable yet; retry later');
     let deadline: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        run(current),
+        run(opened),
         new Promise<never>((_resolve, reject) => {
           deadline = setTimeout(
             () => reject(Object.assign(new Error(`history ${what} took over ${queryTimeoutMs} ms`), { code: 'QUERY_TIMEOUT' })),
@@ -132,7 +158,7 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
       closed = true;
       clearTimeout(timer);
       clearInterval(maintenance);
-      await pending;
+      await attempting;
       await store?.close();
       store = undefined;
     },

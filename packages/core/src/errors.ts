@@ -28,6 +28,11 @@ export const ERROR_CATALOG = {
   IDEMPOTENCY_CONFLICT: { httpStatus: 422, retryable: false, summary: 'The same (event id, recipient id) was accepted before with a different payload.' },
   RECIPIENT_NOT_FOUND: { httpStatus: 422, retryable: false, summary: 'The request names a stored recipient (`recipient.id` only) that does not exist.' },
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
+  TOO_MANY_ATTEMPTS: {
+    httpStatus: 429,
+    retryable: true,
+    summary: 'Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds.',
+  },
   HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: "The request headers exceed node's header size limit." },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
   DEPENDENCY_UNAVAILABLE: {

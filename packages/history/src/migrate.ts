@@ -1,6 +1,6 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { MIGRATIONS } from './migrations';
+import { createPool } from './pool';
 
 /** Session advisory lock held while migrating: one process migrates, the others wait and then find nothing to do. */
 export const MIGRATION_LOCK_KEY = 7_120_012_001;
@@ -11,8 +11,7 @@ export const MIGRATION_LOCK_KEY = 7_120_012_001;
  * tables too, so two processes opening an empty database at once are safe.
  */
 export async function runMigrations(url: string, applicationName: string): Promise<string[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 2, application_name: applicationName });
-  pool.on('error', () => undefined);
+  const pool = createPool({ connectionString: url, max: 2, application_name: applicationName });
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   const lock = await pool.connect();
   try {

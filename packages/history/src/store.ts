@@ -7,6 +7,7 @@ import { COPY_COLUMNS, encodeCopyBinary } from './copy-binary';
 import { decodeCursor, encodeCursor, type ListKey } from './cursor';
 import { listQuery, SELECT } from './list-query';
 import { runMigrations } from './migrate';
+import { createPool } from './pool';
 import { dayOf, ensurePartitions, maintain } from './partitions';
 import { fromRow, toRow, type HistoryRow } from './record-codec';
 import { updateArchivedRecord } from './record-update';
@@ -67,9 +68,15 @@ const UNIQUE_VIOLATION = '23505';
 
 const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 
-/** Resolves on the stream's 'finish', which pg-copy-streams emits after ReadyForQuery: a COPY outside a transaction block has committed by then. */
+/**
+ * Resolves on the stream's 'finish', which pg-copy-streams emits after ReadyForQuery: a COPY
+ * outside a transaction block has committed by then. The stream keeps a listener of its own: an
+ * error it emits after the pipeline settled (the connection lost late) must not end the process.
+ */
 async function copyIn(client: pg.PoolClient, statement: string, payload: Buffer): Promise<void> {
-  await pipeline(Readable.from([payload]), client.query(copyFrom(statement)));
+  const copy = client.query(copyFrom(statement));
+  copy.on('error', () => undefined);
+  await pipeline(Readable.from([payload]), copy);
 }
 
 class PgHistoryStore implements HistoryStore {
@@ -206,10 +213,7 @@ class PgHistoryStore implements HistoryStore {
 export async function openHistoryStore(options: HistoryOptions): Promise<HistoryStore> {
   const applicationName = options.applicationName ?? 'notify-history';
   await runMigrations(options.url, applicationName);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, application_name: applicationName });
-  // An idle client whose server went away (PostgreSQL restarted) errors on the pool: the next
-  // query reconnects, and the caller's query reports the outage. Without a listener node exits.
-  pool.on('error', () => undefined);
+  const pool = createPool({ connectionString: options.url, max: options.poolSize ?? 4, application_name: applicationName });
   const store = new PgHistoryStore(pool, options);
   try {
     await store.maintainPartitions(Date.now());

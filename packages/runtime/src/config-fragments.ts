@@ -60,6 +60,13 @@ export const sharedEnvShape = {
     .describe(
       'Partitions of the keyspace ([docs/cluster.md](cluster.md)): every process must use the same value; changing it needs the documented migration. 1 on a single Redis; e.g. 16 on a cluster.',
     ),
+  REDIS_STARTUP_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(300_000)
+    .describe('How long a starting process waits for its Redis (down, frozen or failing over), retrying with a back-off and logging, before it exits 1.'),
   REDIS_CLUSTER_NODES: z
     .string()
     .optional()
@@ -74,9 +81,10 @@ export const sharedEnvShape = {
 };
 
 /** Where the shared variables put the platform's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES. */
-export function toRedisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string | undefined }): RedisTarget {
+export function toRedisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string | undefined; REDIS_STARTUP_TIMEOUT_MS?: number }): RedisTarget {
   const clusterNodes = parseClusterNodes(c.REDIS_CLUSTER_NODES);
-  return clusterNodes ? { url: c.REDIS_URL, clusterNodes } : { url: c.REDIS_URL };
+  const startup = c.REDIS_STARTUP_TIMEOUT_MS === undefined ? {} : { startupTimeoutMs: c.REDIS_STARTUP_TIMEOUT_MS };
+  return clusterNodes ? { url: c.REDIS_URL, clusterNodes, ...startup } : { url: c.REDIS_URL, ...startup };
 }
 
 /**

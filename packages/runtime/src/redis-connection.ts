@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { platformSettingsKey } from '@notify/core';
+import { DEFAULT_REDIS_STARTUP_TIMEOUT_MS, StartupRefusal, retryUntil } from './redis-startup';
 
 /** A connection to the platform's Redis: one server (the default) or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
 export type RedisClient = Redis | Cluster;
@@ -12,6 +13,8 @@ export type RedisClient = Redis | Cluster;
 export interface RedisTarget {
   url: string;
   clusterNodes?: readonly { host: string; port: number }[];
+  /** How long start-up waits for this Redis (REDIS_STARTUP_TIMEOUT_MS); default 5 minutes. */
+  startupTimeoutMs?: number;
 }
 
 /**
@@ -127,20 +130,28 @@ export async function checkRedisDurability(redis: RedisClient, requireAof: boole
   return problems;
 }
 
+/** Until when a connection's start-up steps may wait for it (set by connectRedis). */
+const startupDeadlines = new WeakMap<RedisClient, number>();
+
 /**
  * Connects, waits until ready and, for the production profile, refuses a Redis that could
  * lose accepted work (see `checkRedisDurability`). Every process starts its Redis this way.
+ * A Redis that is down, frozen or failing over is waited for (the connection retries) until the
+ * target's start-up deadline (`startupTimeoutMs`), as a running process waits for it.
  */
 export async function connectRedis(url: string, role: ConnectionRole, options: { requireDurable: boolean }): Promise<Redis>;
 export async function connectRedis(target: string | RedisTarget, role: ConnectionRole, options: { requireDurable: boolean }): Promise<RedisClient>;
 export async function connectRedis(target: string | RedisTarget, role: ConnectionRole, options: { requireDurable: boolean }): Promise<RedisClient> {
+  const timeoutMs = typeof target === 'string' ? 10_000 : (target.startupTimeoutMs ?? DEFAULT_REDIS_STARTUP_TIMEOUT_MS);
+  const deadline = Date.now() + timeoutMs;
   const redis = createRedis(target, role);
   try {
-    await waitUntilReady(redis);
+    await waitUntilReady(redis, timeoutMs);
     if (options.requireDurable) {
-      const problems = await checkRedisDurability(redis, true);
-      if (problems.length > 0) throw new Error(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
+      const problems = await retryUntil('durability check', deadline, () => checkRedisDurability(redis, true));
+      if (problems.length > 0) throw new StartupRefusal(`refusing to start on a Redis that can lose accepted notifications: ${problems.join('; ')}`);
     }
+    startupDeadlines.set(redis, deadline);
     return redis;
   } catch (error) {
     redis.disconnect();
@@ -155,10 +166,12 @@ export async function connectRedis(target: string | RedisTarget, role: Connectio
  * docs/partitions.md).
  */
 export async function checkPartitionCount(redis: RedisClient, partitions: number): Promise<void> {
-  await redis.hsetnx(platformSettingsKey(), 'partitions', partitions);
-  const recorded = Number(await redis.hget(platformSettingsKey(), 'partitions'));
+  const recorded = await retryUntil('partition count check', startupDeadlines.get(redis) ?? 0, async () => {
+    await redis.hsetnx(platformSettingsKey(), 'partitions', partitions);
+    return Number(await redis.hget(platformSettingsKey(), 'partitions'));
+  });
   if (recorded !== partitions) {
-    throw new Error(
+    throw new StartupRefusal(
       `PARTITIONS=${partitions}, but this Redis holds data partitioned ${recorded} ways: use PARTITIONS=${recorded} (or migrate, docs/partitions.md)`,
     );
   }

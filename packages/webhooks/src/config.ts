@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { parseAllowedHost } from './allowed-hosts';
+import { parseSecretKeys, type SecretKey } from './secret-box';
 
 const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /**
- * `WEBHOOK_ALLOWED_HOSTS=127.0.0.1,hooks.internal`: host names or IP literals (as written in the
- * endpoint URL) exempt from the private-address refusal. Lower-cased; IPv6 without brackets.
+ * `WEBHOOK_ALLOWED_HOSTS=127.0.0.1:9000,hooks.internal`: hosts (as written in the endpoint URL),
+ * each with an optional port, exempt from the private-address refusal (allowed-hosts.ts).
  */
 const allowedHosts = z
   .string()
@@ -12,14 +14,10 @@ const allowedHosts = z
   .transform((text) =>
     (text ?? '')
       .split(',')
-      .map((h) =>
-        h
-          .trim()
-          .toLowerCase()
-          .replace(/^\[|\]$/g, ''),
-      )
+      .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
-  );
+  )
+  .refine((list) => list.every((entry) => parseAllowedHost(entry) !== undefined), 'each entry must be host, host:port, [ipv6] or [ipv6]:port');
 
 /**
  * Every variable of the webhooks, read by the api (registration, the retry endpoint, enqueueing
@@ -28,7 +26,7 @@ const allowedHosts = z
 export const webhookEnvShape = {
   WEBHOOK_ALLOWED_HOSTS: allowedHosts.meta({
     description:
-      "Webhook endpoint hosts exempt from the SSRF guard: comma-separated host names or IP literals, matched against the URL's host as written (a name that resolves to an allowed IP is not allowed by it). The tests allow `127.0.0.1`. See [docs/webhooks.md](webhooks.md).",
+      "Webhook endpoint hosts exempt from the SSRF guard: comma-separated host names or IP literals, each optionally with a port (`127.0.0.1:9000`, `[::1]:9000`; without one every port), matched against the URL's host as written (a name that resolves to an allowed IP is not allowed by it). The tests allow `127.0.0.1`. See [docs/webhooks.md](webhooks.md).",
     defaultText: 'none',
   }),
   WEBHOOK_MAX_ENDPOINTS: int(20, 1, 1_000).describe('Webhook endpoints one tenant may register (one more is a 400 naming `url`).'),
@@ -51,6 +49,22 @@ export const webhookEnvShape = {
   WEBHOOK_ENDPOINT_CACHE_MS: int(5_000, 0, 300_000).describe(
     "How long a process keeps a tenant's webhook endpoint list for the step hook (the event published after each delivery), so a tenant without endpoints costs no Redis read per notification (0 to 300000; `0`: not kept, read per event). Every endpoint change (create, delete, rotate-secret, disable) reaches the cache at once over Redis pub/sub (channel `{notify:webhooks}:endpoints-changed`); this TTL only bounds a missed message. At most 10,000 tenants are kept.",
   ),
+  WEBHOOK_SECRET_KEYS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      try {
+        return parseSecretKeys(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .meta({
+      description:
+        'Keys sealing webhook signing secrets at rest (AES-256-GCM): `<id>:<base64 of 32 bytes>`, comma-separated; the first seals, every one opens ([docs/webhooks.md](webhooks.md), rotation). Unset: secrets are stored as they are.',
+      defaultText: 'none',
+    }),
 };
 
 export interface WebhookConfig {
@@ -65,6 +79,8 @@ export interface WebhookConfig {
   retryBaseMs: number;
   retryMaxDelayMs: number;
   endpointCacheMs: number;
+  /** WEBHOOK_SECRET_KEYS: the first seals the secrets written, every one opens (secret-box.ts). */
+  secretKeys: SecretKey[];
 }
 
 type WebhookEnv = { [K in keyof typeof webhookEnvShape]: z.infer<(typeof webhookEnvShape)[K]> };
@@ -82,6 +98,7 @@ export function toWebhookConfig(c: WebhookEnv): WebhookConfig {
     retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
     retryMaxDelayMs: c.WEBHOOK_RETRY_MAX_DELAY_MS,
     endpointCacheMs: c.WEBHOOK_ENDPOINT_CACHE_MS,
+    secretKeys: c.WEBHOOK_SECRET_KEYS,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { WEBHOOK_ENDPOINTS_CHANGED_CHANNEL, webhookTenantKey } from './keys';
-import type { WebhookEndpoint } from './registry';
+import type { WebhookEndpoint } from './endpoint';
 
 /** Tenants whose lists are kept at most; the oldest stored goes first. */
 export const LISTENING_CACHE_MAX_TENANTS = 10_000;

@@ -7,7 +7,8 @@ import type { WebhookConfig } from './config';
 import { notificationEvent, type NotificationEventType, type WebhookEvent } from './events';
 import { WEBHOOK_QUEUE_NAME, WEBHOOK_QUEUE_PREFIX, webhookJobId } from './keys';
 import type { ListeningEndpointsCache } from './listening-cache';
-import type { WebhookEndpoint, WebhookRegistry } from './registry';
+import type { WebhookEndpoint } from './endpoint';
+import type { WebhookRegistry } from './registry';
 
 /** A webhook delivery job: one event to one endpoint. The payload is the event itself (no address, no content). */
 export interface WebhookJobData {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
-import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events';
+import { newSecret, type DeliveryRecord, type WebhookEndpoint, type WebhookEndpointRequest, WEBHOOK_LIMITS } from './endpoint';
+import type { WebhookEventType } from './events';
+import { PLAIN_SECRETS, type SecretBox } from './secret-box';
 import {
   WEBHOOK_ENDPOINTS_CHANGED_CHANNEL,
   webhookDeliveriesKey,
@@ -10,67 +11,6 @@ import {
   webhookSemaphoreKey,
   webhookTenantKey,
 } from './keys';
-
-export const WEBHOOK_LIMITS = { urlLength: 2_048, descriptionLength: 500, deliveriesKept: 100 } as const;
-
-/** `POST /v1/webhooks`' body; unknown fields refused. The URL's SSRF check is separate (async). */
-export const webhookEndpointRequestSchema = z
-  .object({
-    url: z
-      .string()
-      .min(1)
-      .max(WEBHOOK_LIMITS.urlLength)
-      .refine((text) => URL.canParse(text), 'must be an absolute URL'),
-    events: z
-      .array(z.enum(WEBHOOK_EVENT_TYPES))
-      .min(1)
-      .max(WEBHOOK_EVENT_TYPES.length)
-      .refine((list) => !Array.isArray(list) || new Set(list).size === list.length, 'must not repeat an event type'),
-    description: z.string().max(WEBHOOK_LIMITS.descriptionLength).optional(),
-  })
-  .strict();
-export type WebhookEndpointRequest = z.infer<typeof webhookEndpointRequestSchema>;
-
-export const ENDPOINT_ID_PATTERN = /^ep_[0-9a-f]{24}$/;
-
-/** What the tenant sees of an endpoint: never a secret. */
-export interface WebhookEndpointView {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description?: string;
-  createdAt: number;
-  disabled: boolean;
-  disabledReason?: string;
-  disabledAt?: number;
-  /** While a rotated-out secret still signs (the grace period), until when. */
-  previousSecretExpiresAt?: number;
-}
-
-/** The endpoint with its secrets, for the delivery worker. */
-export interface WebhookEndpoint extends WebhookEndpointView {
-  tenant: string;
-  secret: string;
-  previousSecret?: string;
-}
-
-/** One delivery attempt, as `GET /v1/webhooks/:id/deliveries` lists it. */
-export interface DeliveryRecord {
-  eventId: string;
-  type: string;
-  attempt: number;
-  /** success: a 2xx; failure: anything else (the error class says what). */
-  result: 'success' | 'failure';
-  statusCode?: number;
-  latencyMs: number;
-  at: number;
-  errorClass?: string;
-}
-
-/** Standard Webhooks' secret form: `whsec_` + base64 of 24 random bytes. */
-export function newSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
 
 // Every write below PUBLISHes the tenant's set key on WEBHOOK_ENDPOINTS_CHANGED_CHANNEL in the
 // same script (or MULTI): the step hook's cached endpoint lists (listening-cache.ts) hear of
@@ -92,7 +32,15 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 1`;
 
-function fromHash(fields: Record<string, string>): WebhookEndpoint | undefined {
+// KEYS: endpoint hash; ARGV: field/expected/replacement triples. Rewrites a stored secret only
+// while it still holds what was read: a rotation in between wins.
+const RESEAL = `
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+end
+return 1`;
+
+function fromHash(fields: Record<string, string>, box: SecretBox): WebhookEndpoint | undefined {
   if (!fields.id || !fields.tenant || !fields.secret) return undefined;
   const expires = fields.previousSecretExpiresAt ? Number(fields.previousSecretExpiresAt) : undefined;
   return {
@@ -105,41 +53,23 @@ function fromHash(fields: Record<string, string>): WebhookEndpoint | undefined {
     disabled: fields.disabled === '1',
     ...(fields.disabledReason ? { disabledReason: fields.disabledReason } : {}),
     ...(fields.disabledAt ? { disabledAt: Number(fields.disabledAt) } : {}),
-    secret: fields.secret,
-    ...(fields.previousSecret ? { previousSecret: fields.previousSecret } : {}),
+    secret: box.open(fields.secret, fields.id),
+    ...(fields.previousSecret ? { previousSecret: box.open(fields.previousSecret, fields.id) } : {}),
     ...(expires !== undefined ? { previousSecretExpiresAt: expires } : {}),
   };
 }
 
-export function toEndpointView(endpoint: WebhookEndpoint, now = Date.now()): WebhookEndpointView {
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    events: endpoint.events,
-    ...(endpoint.description !== undefined ? { description: endpoint.description } : {}),
-    createdAt: endpoint.createdAt,
-    disabled: endpoint.disabled,
-    ...(endpoint.disabledReason ? { disabledReason: endpoint.disabledReason } : {}),
-    ...(endpoint.disabledAt ? { disabledAt: endpoint.disabledAt } : {}),
-    ...(endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? { previousSecretExpiresAt: endpoint.previousSecretExpiresAt } : {}),
-  };
-}
-
-/** The secrets that sign now: the current one, and the previous one during its grace period. */
-export function signingSecrets(endpoint: WebhookEndpoint, now = Date.now()): string[] {
-  const previous = endpoint.previousSecret && (endpoint.previousSecretExpiresAt ?? 0) > now ? [endpoint.previousSecret] : [];
-  return [endpoint.secret, ...previous];
-}
-
 /**
  * The endpoint registry in Redis: one hash per endpoint and a set of ids per tenant. Another
- * tenant's endpoint reads as missing. Secrets are kept in Redis in clear (they sign; a reader
- * of Redis could also read the queued payloads) and shown to the tenant only when created or rotated.
+ * tenant's endpoint reads as missing. Secrets are sealed at rest when WEBHOOK_SECRET_KEYS is set
+ * (secret-box.ts) and shown to the tenant only when created or rotated.
  */
 export class WebhookRegistry {
   constructor(
     private readonly redis: Redis | Cluster,
     private readonly now: () => number = Date.now,
+    /** Seals the secrets written and opens the ones read (secret-box.ts); plain without keys. */
+    private readonly box: SecretBox = PLAIN_SECRETS,
   ) {}
 
   /** Creates an endpoint, or answers 'limit' when the tenant already has `max`. */
@@ -161,7 +91,7 @@ export class WebhookRegistry {
       events: JSON.stringify(endpoint.events),
       createdAt: String(endpoint.createdAt),
       disabled: '0',
-      secret: endpoint.secret,
+      secret: this.box.seal(endpoint.secret, endpoint.id),
       ...(input.description !== undefined ? { description: input.description } : {}),
     };
     const created = (await this.redis.eval(
@@ -179,7 +109,27 @@ export class WebhookRegistry {
 
   /** The endpoint with its secrets (any tenant's: the worker's read). */
   async load(id: string): Promise<WebhookEndpoint | undefined> {
-    return fromHash(await this.redis.hgetall(webhookEndpointKey(id)));
+    const fields = await this.redis.hgetall(webhookEndpointKey(id));
+    const endpoint = fromHash(fields, this.box);
+    if (endpoint) await this.resealStale(endpoint, fields);
+    return endpoint;
+  }
+
+  /**
+   * A secret stored plain (before encryption was configured) or under a key no longer first is
+   * sealed again under the current key when read, so an old key can be dropped once every
+   * endpoint has been read (the delivery worker reads each endpoint it delivers to).
+   */
+  private async resealStale(endpoint: WebhookEndpoint, fields: Record<string, string>): Promise<void> {
+    const triples: string[] = [];
+    for (const [field, secret] of [
+      ['secret', endpoint.secret],
+      ['previousSecret', endpoint.previousSecret],
+    ] as const) {
+      const stored = fields[field];
+      if (stored !== undefined && secret !== undefined && this.box.isStale(stored)) triples.push(field, stored, this.box.seal(secret, endpoint.id));
+    }
+    if (triples.length > 0) await this.redis.eval(RESEAL, 1, webhookEndpointKey(endpoint.id), ...triples);
   }
 
   /** This tenant's endpoint, or undefined (unknown or another tenant's). */
@@ -196,7 +146,7 @@ export class WebhookRegistry {
     for (const id of ids) pipeline.hgetall(webhookEndpointKey(id));
     const rows = (await pipeline.exec()) ?? [];
     return rows
-      .map(([, fields]) => fromHash((fields ?? {}) as Record<string, string>))
+      .map(([, fields]) => fromHash((fields ?? {}) as Record<string, string>, this.box))
       .filter((e): e is WebhookEndpoint => e !== undefined && e.tenant === tenant)
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
@@ -218,7 +168,11 @@ export class WebhookRegistry {
     if (!endpoint) return undefined;
     const secret = newSecret();
     const expires = this.now() + graceMs;
-    const ok = await this.update(endpoint, { secret, previousSecret: endpoint.secret, previousSecretExpiresAt: String(expires) });
+    const ok = await this.update(endpoint, {
+      secret: this.box.seal(secret, endpoint.id),
+      previousSecret: this.box.seal(endpoint.secret, endpoint.id),
+      previousSecretExpiresAt: String(expires),
+    });
     if (!ok) return undefined;
     return { endpoint: { ...endpoint, secret, previousSecret: endpoint.secret, previousSecretExpiresAt: expires }, secret };
   }

@@ -1,9 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
+import { portOf } from './allowed-hosts';
 import type { WebhookConfig } from './config';
 import type { WebhookEvent } from './events';
-import { signingSecrets, type WebhookEndpoint } from './registry';
+import { signingSecrets, type WebhookEndpoint } from './endpoint';
 import { checkHost, guardedLookup, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 
 /** Bytes of a receiver's answer read (then dropped): its body is never used, only its status. */
@@ -53,8 +54,18 @@ export class WebhookSender {
     options: { resolve?: Resolver } = {},
   ) {
     this.guard = { allowedHosts: config.allowedHosts, ...(options.resolve ? { resolve: options.resolve } : {}) };
+    // One connector per port: an allow-list entry may name a port, and a lookup sees only the host.
+    const connectors = new Map<number, buildConnector.connector>();
+    const connectorFor = (port: number) => {
+      let connector = connectors.get(port);
+      if (!connector) {
+        connector = buildConnector({ timeout: config.connectTimeoutMs, lookup: guardedLookup(this.guard, port) });
+        connectors.set(port, connector);
+      }
+      return connector;
+    };
     this.agent = new Agent({
-      connect: { timeout: config.connectTimeoutMs, lookup: guardedLookup(this.guard) },
+      connect: (opts, callback) => connectorFor(opts.port ? Number(opts.port) : opts.protocol === 'https:' ? 443 : 80)(opts, callback),
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
       keepAliveTimeout: 4_000,
@@ -78,7 +89,7 @@ export class WebhookSender {
     try {
       // An IP literal never reaches the lookup: checked here (names are checked by the lookup).
       const host = hostOf(url);
-      if (ipaddr.isValid(host)) await checkHost(host, this.guard);
+      if (ipaddr.isValid(host)) await checkHost(host, this.guard, portOf(url));
       const response = await request(url, {
         method: 'POST',
         dispatcher: this.agent,

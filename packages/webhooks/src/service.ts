@@ -5,6 +5,8 @@ import { webhookJobId } from './keys';
 import { ListeningEndpointsCache } from './listening-cache';
 import { createWebhookQueue, WebhookPublisher } from './publisher';
 import { WebhookRegistry } from './registry';
+import { SecretBox } from './secret-box';
+import { portOf } from './allowed-hosts';
 import { checkHost, hostOf, SsrfRefusedError, type Resolver } from './ssrf';
 
 /** Rotated-out secrets keep signing this long. */
@@ -20,7 +22,7 @@ export function createWebhookService(deps: {
   /** PARTITIONS: where the step hook finds a notification's record (its id names its partition). */
   partitions?: number;
 }) {
-  const registry = new WebhookRegistry(deps.redis);
+  const registry = new WebhookRegistry(deps.redis, Date.now, new SecretBox(deps.config.secretKeys));
   const queue = createWebhookQueue(deps.redis, deps.config);
   // The step hook's endpoint lists; its subscriber opens with the first stepEvents() (the api's routes read the registry).
   const cache = new ListeningEndpointsCache({
@@ -45,7 +47,7 @@ export function createWebhookService(deps: {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        checkHost(hostOf(url), { allowedHosts: deps.config.allowedHosts, ...(deps.resolve ? { resolve: deps.resolve } : {}) }),
+        checkHost(hostOf(url), { allowedHosts: deps.config.allowedHosts, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, portOf(url)),
         new Promise((resolve) => {
           timer = setTimeout(resolve, dnsTimeoutMs);
         }),

@@ -1,13 +1,16 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import { isAllowedHost } from './allowed-hosts';
 
 /**
  * The SSRF guard. An endpoint URL is http(s) only, and every address its host resolves to must be
  * public unicast: loopback, link-local (169.254.169.254 the metadata service among them), private
  * (RFC 1918), unique-local (fc00::/7, fd00:ec2::254 among them), carrier-grade NAT, unspecified,
- * multicast, broadcast, reserved and the IPv6 forms that embed an IPv4 address are refused,
- * unless the URL's host (as written: a name or an IP literal) is in the operator's allow-list.
+ * multicast, broadcast, reserved and the IPv6 forms that embed an IPv4 address are refused (the
+ * IPv4-mapped `::ffff:0:0/96` is judged by the IPv4 address it carries; the deprecated
+ * IPv4-compatible `::/96`, `[::127.0.0.1]` among them, is refused whole: nothing public uses it),
+ * unless the URL's host and port are in the operator's allow-list (allowed-hosts.ts).
  * Checked at registration and again at send time on the addresses the connection then uses.
  */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
@@ -15,11 +18,14 @@ export type Resolver = (host: string) => Promise<LookupAddress[]>;
 export const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+
 /** A refused address: why, in words safe to show (never the address itself). */
 export function addressRefusal(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'not an IP address';
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return 'an IPv4-compatible IPv6 address';
   const range = ip.range();
   return range === 'unicast' ? undefined : `a ${range} address`;
 }
@@ -42,9 +48,12 @@ export interface GuardOptions {
   resolve?: Resolver;
 }
 
-/** Checks the addresses of a host; throws SsrfRefusedError naming the first refused range. */
-export async function checkHost(host: string, options: GuardOptions): Promise<LookupAddress[] | 'allowed'> {
-  if (options.allowedHosts.includes(host)) return 'allowed';
+/**
+ * Checks the addresses of a host; throws SsrfRefusedError naming the first refused range.
+ * `port`: the port the connection goes to (an allow-list entry with a port matches it only).
+ */
+export async function checkHost(host: string, options: GuardOptions, port?: number): Promise<LookupAddress[] | 'allowed'> {
+  if (isAllowedHost(options.allowedHosts, host, port)) return 'allowed';
   if (ipaddr.isValid(host)) {
     const refusal = addressRefusal(host);
     if (refusal) throw new SsrfRefusedError(`the host is ${refusal}`);
@@ -60,14 +69,14 @@ export async function checkHost(host: string, options: GuardOptions): Promise<Lo
 }
 
 /**
- * `connect.lookup` for undici's Agent: the connection goes to the addresses checked here and no
- * others (no second resolution between the check and the connect: no DNS rebinding). An IP
- * literal never reaches a lookup: the sender checks it before the request.
+ * `connect.lookup` for connections to `port`: the connection goes to the addresses checked here
+ * and no others (no second resolution between the check and the connect: no DNS rebinding). An
+ * IP literal never reaches a lookup: the sender checks it before the request.
  */
-export function guardedLookup(options: GuardOptions) {
+export function guardedLookup(options: GuardOptions, port?: number) {
   const resolve = options.resolve ?? systemResolver;
   const addressesOf = async (host: string): Promise<LookupAddress[]> => {
-    const checked = await checkHost(host, options);
+    const checked = await checkHost(host, options, port);
     return checked === 'allowed' ? resolve(host) : checked;
   };
   return (

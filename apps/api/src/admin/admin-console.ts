@@ -21,9 +21,32 @@ export interface AdminConsoleOptions {
     /** `auto`: Secure when the request came over https. */
     secureCookie: SecureCookieMode;
   };
-  /** @defaultValue 5 failed sign-ins per client address per 15 minutes */
+  /** @defaultValue 5 failed sign-ins per client address, and per key prefix, per 15 minutes */
   limiter?: LoginLimiter;
+  /**
+   * The proxies whose X-Forwarded-For names the client (express `trust proxy` semantics:
+   * addresses, CIDR ranges or loopback / linklocal / uniquelocal; ADMIN_TRUSTED_PROXIES).
+   * Default none: the direct peer is the client.
+   */
+  trustedProxies?: readonly string[];
 }
+
+/**
+ * The client's address as express's `req.ip` computes it under this console's own `trust proxy`
+ * (the api's may differ): the direct peer, or what the trusted proxies put in X-Forwarded-For.
+ */
+function clientAddress(trustedProxies: readonly string[]): (req: Request) => string {
+  const settings = express();
+  settings.set('trust proxy', trustedProxies.length > 0 ? [...trustedProxies] : false);
+  return (req) => {
+    // express's own `ip` getter, read through a view of the request whose app is `settings`.
+    const view = Object.create(req, { app: { value: settings } }) as Request;
+    return `ip:${view.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  };
+}
+
+/** The part of a presented key its own throttle counts: enough to tell guesses apart, never the key. */
+const KEY_PREFIX_LENGTH = 6;
 
 /**
  * The board's page may load only its own scripts and talk only to this api: an injected script
@@ -70,6 +93,15 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
   const limiter = options.limiter ?? createLoginLimiter();
   const isAdminKey = createKeyring([{ key: options.adminApiKey, tenant: 'admin' }]);
   const bearer = requireAdmin(options.adminApiKey);
+  const clientOf = clientAddress(options.trustedProxies ?? []);
+  const prefixOf = (key: string) => `key:${key.slice(0, KEY_PREFIX_LENGTH)}`;
+  /** Milliseconds until an attempt from this client with this key may be checked (either throttle). */
+  const waitFor = (client: string, key: string | undefined) =>
+    Math.max(limiter.retryAfterMs(client), key === undefined ? 0 : limiter.retryAfterMs(prefixOf(key)));
+  const failed = (client: string, key: string | undefined) => {
+    limiter.fail(client);
+    if (key !== undefined) limiter.fail(prefixOf(key));
+  };
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 4 });
   const sessionMs = options.session.ttlSeconds * 1000;
   const cookie = (req: Request, httpOnly: boolean, maxAgeMs?: number) =>
@@ -105,8 +137,9 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
     '/login',
     form,
     asyncHandler(async (req, res) => {
-      const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      const waitMs = limiter.retryAfterMs(client);
+      const client = clientOf(req);
+      const key = field(req.body, 'key');
+      const waitMs = waitFor(client, key);
       if (waitMs > 0) {
         res.set('retry-after', String(Math.ceil(waitMs / 1000)));
         showSignIn(req, res, 429, `Too many failed sign-ins from this address: try again in ${Math.ceil(waitMs / 60_000)} min.`);
@@ -116,9 +149,8 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
         showSignIn(req, res, 403, 'This form expired or was sent from another site: sign in again.');
         return;
       }
-      const key = field(req.body, 'key');
       if (key === undefined || !isAdminKey(key)) {
-        limiter.fail(client);
+        failed(client, key);
         showSignIn(req, res, 401, 'That is not the admin key.');
         return;
       }
@@ -163,7 +195,20 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
 
   const authorize = asyncHandler(async (req, res, next) => {
     if (req.get('authorization') !== undefined) {
-      bearer(req, res, next);
+      // Scripts' keys are throttled as the form's are: per client address and per key prefix.
+      const client = clientOf(req);
+      const key = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      const waitMs = waitFor(client, key);
+      if (waitMs > 0) {
+        res.set('retry-after', String(Math.ceil(waitMs / 1000)));
+        next(new NotifyError('TOO_MANY_ATTEMPTS', `too many wrong admin keys: retry in ${Math.ceil(waitMs / 1000)} s`));
+        return;
+      }
+      bearer(req, res, (error?: unknown) => {
+        if (error !== undefined) failed(client, key);
+        else limiter.succeed(client);
+        next(error);
+      });
       return;
     }
     const session = await sessionOf(req);

@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import type { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 
 export interface BullBoardOptions {
   /**
@@ -45,8 +45,29 @@ export function createBullBoardRouter(queues: Queue[], basePath = '/admin/queues
     },
   });
   // getRouter() is typed `any` upstream; it is an Express application, which mounts like a Router.
-  return serverAdapter.getRouter() as Router;
+  const board = serverAdapter.getRouter() as Router;
+  if (!readOnlyMode) return board;
+  const router = Router();
+  router.use(refuseWrites);
+  router.use(board);
+  return router;
 }
+
+/**
+ * Read-only means every write of the board's API, not only those bull-board checks per queue:
+ * its "pause all" and "resume all" skip read-only queues and answer 200 with nothing done.
+ * Any state-changing method answers 405, in the body bull-board gives its own refusals.
+ */
+const refuseWrites: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+    next();
+    return;
+  }
+  res
+    .status(405)
+    .set('allow', 'GET, HEAD')
+    .json({ error: { key: 'ERRORS.QUEUE_READ_ONLY' } });
+};
 
 /** `partition-<p>` of a lane's BullMQ prefix (`{notify}:q` is partition 0, `{notify:<p>:<n>}:q` partition p; see queuePrefix). */
 export function partitionLabel(prefix: string | undefined): string {

@@ -68,7 +68,8 @@ const FIELD_NOTES: Record<string, string> = {
   'NotificationRequest.eventId': 'With recipient.id, the idempotency key: the same pair is accepted once (per tenant).',
   'NotificationRequest.recipient':
     'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
-  'NotificationRequest.content': 'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 4 KB, e-mail gets a one-line subject.',
+  'NotificationRequest.content':
+    'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 3,993 bytes (one Web Push record), e-mail gets a one-line subject.',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
   'WebhookEndpointRequest.url':

@@ -1,7 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import webPush from 'web-push';
-import { classifyProviderStatus, type Priority, type PushPayload } from '@notify/core';
+import { PUSH_PAYLOAD_LIMIT_BYTES, WEB_PUSH_RECORD_BYTES, classifyProviderStatus, type Priority, type PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { postWithin } from '../http-post';
 import { parseJsonObject } from '../network-failure';
@@ -9,14 +9,9 @@ import { isPushSubscription, providerAddress } from '../push-address';
 import { scrubPushText } from '../push-text';
 import { webPushProviderConfigSchema, type WebPushProviderConfig, type WebPushProviderConfigInput } from './config';
 
-/**
- * RFC 8291 aes128gcm in one record of at most 4096 bytes (the size every push service must
- * accept, RFC 8030 §7.2): the header takes 86 bytes (salt 16, record size 4, key id length 1,
- * sender key 65), the AEAD tag 16 and the padding delimiter 1, which leaves 3993 bytes for the
- * payload: the rendered JSON of title, body and data.
- */
-export const WEB_PUSH_RECORD_BYTES = 4_096;
-export const WEB_PUSH_MAX_PAYLOAD_BYTES = WEB_PUSH_RECORD_BYTES - 86 - 16 - 1;
+/** One aes128gcm record's payload (core's PUSH_PAYLOAD_LIMIT_BYTES: intake checks the same constant). */
+export const WEB_PUSH_MAX_PAYLOAD_BYTES = PUSH_PAYLOAD_LIMIT_BYTES;
+export { WEB_PUSH_RECORD_BYTES };
 
 const CAPABILITIES: ProviderCapabilities = Object.freeze({
   idempotencyKey: false,
