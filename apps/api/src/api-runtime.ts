@@ -43,7 +43,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const registry = createRegistry('api');
   const metrics = createPipelineMetrics(registry);
   // Every partition's lanes: a notification's first step goes to its partition (docs/partitions.md).
-  // First steps of one lane share batch jobs (STEP_BATCH_MAX, STEP_BATCH_WINDOW_MS).
+  // First steps of one lane share batch jobs (INTAKE_BATCH_MAX, INTAKE_BATCH_WINDOW_MS).
   const queues = new ChannelQueues(redis, config.partitions, config.stepBatch);
   registerQueueDepthGauge(registry, () => queues.depthSources());
   // The intake connection already fails fast (producer role): the breakers share it.

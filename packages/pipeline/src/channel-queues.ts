@@ -34,10 +34,10 @@ export const STEP_EVENTS_MAX_LEN = 1_000;
 export class ChannelQueues {
   private readonly queues = new Map<string, Queue<LaneJobData>>();
   readonly partitions: number;
-  /** STEP_BATCH_MAX / STEP_BATCH_WINDOW_MS: how intake groups first steps into batch jobs. */
+  /** INTAKE_BATCH_MAX / INTAKE_BATCH_WINDOW_MS: how intake groups first steps into batch jobs. */
   readonly batch: StepBatchConfig;
   private readonly batcher: StepBatcher;
-  /** The worker's: the cascade's later steps of one lane and delay share batch jobs (STEP_BATCH_LATER_WINDOW_MS). */
+  /** The worker's: the cascade's later steps of one lane and delay share batch jobs (CASCADE_BATCH_WINDOW_MS). */
   private readonly laterBatcher: StepBatcher;
 
   /**
@@ -116,7 +116,7 @@ export class ChannelQueues {
 
   /**
    * A freshly accepted notification's first step (single POST): through the micro-batcher, so
-   * first steps of one lane arriving within STEP_BATCH_WINDOW_MS share one batch job. Resolves
+   * first steps of one lane arriving within INTAKE_BATCH_WINDOW_MS share one batch job. Resolves
    * once the job holding it exists; rejects if that add failed.
    */
   async enqueueFirstStep(priority: Priority, data: StepJobData): Promise<void> {
@@ -124,9 +124,9 @@ export class ChannelQueues {
   }
 
   /**
-   * Batch intake's first steps: per lane, chunks of at most STEP_BATCH_MAX items, each chunk
+   * Batch intake's first steps: per lane, chunks of at most INTAKE_BATCH_MAX items, each chunk
    * one job (a `steps` batch job, or a `step` job with its derived id when it holds one item:
-   * STEP_BATCH_MAX=1 is exactly the one-job-per-notification form).
+   * INTAKE_BATCH_MAX=1 is exactly the one-job-per-notification form).
    * `again`: a duplicate's re-add (the record is still 'accepted'): a step job with its derived
    * id, so a client retrying many times adds nothing while that job exists.
    */
@@ -153,7 +153,7 @@ export class ChannelQueues {
 
   /**
    * A cascade's next step (the worker, after a step that did not deliver): through the later
-   * steps' micro-batcher, so next steps of one lane and delay within STEP_BATCH_LATER_WINDOW_MS
+   * steps' micro-batcher, so next steps of one lane and delay within CASCADE_BATCH_WINDOW_MS
    * share one (delayed) batch job instead of one BullMQ job each; each starts at most that window
    * after its own delay. Resolves once the job holding it exists.
    */

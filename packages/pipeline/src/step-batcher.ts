@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StepJobData } from './job-data';
 
-/** STEP_BATCH_MAX / STEP_BATCH_WINDOW_MS: how first steps are grouped into batch jobs. */
+/** INTAKE_BATCH_MAX / INTAKE_BATCH_WINDOW_MS: how first steps are grouped into batch jobs. */
 export interface StepBatchConfig {
   /** Items per batch job at most; 1 = no batches (one `step` job per notification, today's ids). */
   max: number;
@@ -12,7 +12,7 @@ export interface StepBatchConfig {
 export const DEFAULT_STEP_BATCH: StepBatchConfig = { max: 64, windowMs: 2 };
 
 /**
- * The worker's later steps (STEP_BATCH_LATER_WINDOW_MS): a cascade step is due 30 s after the
+ * The worker's later steps (CASCADE_BATCH_WINDOW_MS): a cascade step is due 30 s after the
  * previous one by default, so waiting up to 20 ms for others of its lane and delay costs it
  * little, and it spares each one a whole BullMQ job (add, promotion, take, finish).
  */
@@ -20,11 +20,11 @@ export const DEFAULT_LATER_STEP_BATCH: StepBatchConfig = { max: DEFAULT_STEP_BAT
 
 /** The batch settings' env fields, defined once (the api reads max and window, the worker max and the later window). */
 export const stepBatchEnv = {
-  /** STEP_BATCH_MAX: steps per batch job at most; 1 = one job per step. */
+  /** INTAKE_BATCH_MAX (api) or CASCADE_BATCH_MAX (worker): steps per batch job at most; 1 = one job per step. */
   max: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_STEP_BATCH.max),
-  /** STEP_BATCH_WINDOW_MS: how long a single POST's first step waits for others of its lane; 0 = added at once. */
+  /** INTAKE_BATCH_WINDOW_MS: how long a single POST's first step waits for others of its lane; 0 = added at once. */
   windowMs: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_STEP_BATCH.windowMs),
-  /** STEP_BATCH_LATER_WINDOW_MS: how long a cascade's next step waits for others of its lane and delay; 0 = one job per step. */
+  /** CASCADE_BATCH_WINDOW_MS: how long a cascade's next step waits for others of its lane and delay; 0 = one job per step. */
   laterWindowMs: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_LATER_STEP_BATCH.windowMs),
 };
 

@@ -9,7 +9,7 @@ export const PROVIDER_EVENT_OPERATIONS: readonly Operation[] = [
     auth: 'tenant',
     summary: "Lift a channel's suppression for a recipient",
     description:
-      'A hard bounce, a complaint or a permanent error suppresses (recipient, channel) for SUPPRESSION_TTL_SECONDS; this lifts it now. 404 when none. See docs/provider-events.md.',
+      'A hard bounce, a complaint or a permanent error suppresses (recipient, channel) for PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS or CASCADE_SUPPRESSION_TTL_SECONDS; this lifts it now. 404 when none. See docs/provider-events.md.',
     ok: { 204: { description: 'Lifted.' } },
     errors: ID_PARAM_ERRORS,
   },

@@ -51,7 +51,7 @@ export interface ReceiptServiceDeps {
   providers: ReadonlyMap<string, ProviderIdentity>;
   /** PARTITIONS; unset: the count recorded in Redis by the first process (platformSettingsKey), else 1. */
   partitions?: number;
-  /** SUPPRESSION_TTL_SECONDS: a hard bounce or complaint suppresses (recipient, channel) this long; 0 turns it off. */
+  /** PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS: a hard bounce or complaint suppresses (recipient, channel) this long; 0 turns it off. */
   suppressionTtlSeconds: number;
   /** History on: a record a receipt settles joins the archive queue. */
   archive?: boolean;
