@@ -18,7 +18,7 @@ import {
 import { loadProviderIdentities } from '@notify/providers';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 import { apiKeysEnv, keyRuleIssues, type KeyEntry } from './key-rules';
-import { parseProviderEventSecrets } from './routes/provider-events';
+import { bodyLimit, eventSecrets } from './config-values';
 import { DEFAULT_SNS_CERT_HOSTS, parseCertHostPatterns } from './routes/provider-events/sns-signature';
 import { loadTrackingConfig } from './tracking';
 
@@ -36,30 +36,6 @@ export const API_RENAMES: EnvRenames = {
 };
 
 const port = z.coerce.number().int().min(0).max(65_535);
-
-const bodyLimit = z
-  .string()
-  .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
-  .transform((text) => {
-    const [, digits, unit] = /^(\d+)(b|kb|mb)$/i.exec(text) as RegExpExecArray;
-    return Number(digits) * { b: 1, kb: 1024, mb: 1024 * 1024 }[(unit as string).toLowerCase() as 'b' | 'kb' | 'mb'];
-  });
-
-const eventSecrets = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    try {
-      // Each name and secret trimmed, as the tenant keys are.
-      const pairs = raw
-        ?.split(',')
-        .map((pair) => (pair.includes(':') ? `${pair.slice(0, pair.indexOf(':')).trim()}:${pair.slice(pair.indexOf(':') + 1).trim()}` : pair));
-      return parseProviderEventSecrets(pairs?.join(','));
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
 
 /** The variables only the api reads (the docs list them in its own section). */
 export const apiOwnEnvShape = {

@@ -13,42 +13,16 @@ import {
 import { ByteReader, ByteWriter } from './byte-writer';
 import { channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes } from './codes';
 import { jsonEqual } from './json-equal';
+import { HASH_BYTES, storedAddressHash, type HistoryRow } from './history-row';
 import type { HistoryRecord } from './types';
 
-/** One history row as the store writes and reads it (column for column, see the 0001 migration). */
-export interface HistoryRow {
-  acceptedAt: number;
-  tenantId: number;
-  /** finishedAt - acceptedAt in ms, -1 when absent; a delivered notification's deliveredAt is its finishedAt. */
-  finishedMs: number;
-  status: number;
-  priority: number;
-  /** 0 when none. */
-  deliveredChannel: number;
-  plan: number;
-  /** Bit per channel with at least one attempt (the `channel` filter). */
-  channels: number;
-  reason: number;
-  id: string;
-  recipientId: string;
-  eventId: string;
-  detail: Buffer;
-}
+export { storedAddressHash, type HistoryRow } from './history-row';
 
 /** The detail blob's first byte. */
 const COMPACT = 1;
 const JSON_FORMAT = 2;
 const INT4_MAX = 2_147_483_647;
 const DELIVERED = statusCodes.code('delivered');
-const HEX64 = /^[0-9a-f]{64}$/;
-/** Address hashes keep 128 bits (32 hex characters): enough to match an address, as for ids. */
-const HASH_BYTES = 16;
-
-/** What is stored of an address hash: a sha256 in hex keeps its first 128 bits; anything else as is. */
-export function storedAddressHash(hash: string): string {
-  return HEX64.test(hash) ? hash.slice(0, 2 * HASH_BYTES) : hash;
-}
-
 const outcomeCode = (o: RecordedOutcome | undefined) => (o === undefined ? 0 : RECORDED_OUTCOMES.indexOf(o) + 1);
 const ATTEMPT_KEYS = new Set([
   'step',
