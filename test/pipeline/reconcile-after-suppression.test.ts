@@ -4,6 +4,7 @@ import { notificationKey, suppressionKey, type NotificationView } from '@notify/
 import { readViews, waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { waitFor } from '@notify/platform-kit';
+import { simulatorControl } from '../harness/sim-control';
 
 /**
  * A push call ends unknown (it timed out after the provider delivered); while its reconciliation
@@ -25,13 +26,7 @@ afterAll(async () => {
 });
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
-const control = (path: string, body?: unknown) =>
-  fetch(`${platform.sims.controlUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-const ledger = async () => (await (await fetch(`${platform.sims.controlUrl}/ledger`)).json()) as { deliveries: number; calls: Record<string, number> };
+const { control, ledger } = simulatorControl(() => platform.sims.controlUrl);
 const view = async (id: string) => (await readViews(platform.redis.url, [id]))[0] as NotificationView;
 const refused = (v: NotificationView) => v.attempts.filter((a) => a.errorClass === 'ECONNREFUSED');
 
