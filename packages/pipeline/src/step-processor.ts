@@ -1,20 +1,13 @@
-import type { Logger } from 'pino';
 import type { Channel } from '@notify/core';
-import type { PipelineMetrics } from '@notify/metrics';
-import type { RedisClient } from '@notify/runtime';
-import type { CascadeConfig } from './cascade-config';
-import type { ChannelGate } from './channel-gate';
-import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
-import type { Scripts } from './scripts';
 import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS } from './receipts/keys';
 import { recordHandle } from './step/record-handle';
 import { resume as resumeStep } from './step/resume';
-import type { StepContext, StepServices } from './step/step-context';
+import type { StepContext, StepCoreServices, StepServices } from './step/step-context';
 import { createStepEvents, type StepEvents } from './step/step-events';
 import { runStages, STEP_STAGES } from './step/step-stages';
 import { subscribeMetrics, subscribeWebhooks, type StepEventPublisher } from './step/step-subscribers';
-import type { ProviderLookup, StepResult, StepRun, UnknownOutcomePolicy } from './step/step-types';
+import type { StepResult, StepRun, UnknownOutcomePolicy } from './step/step-types';
 import type { StepStage } from './step/stage';
 import { NO_COALESCING, type WriteCoalescer } from './write-coalescer';
 
@@ -25,16 +18,7 @@ export type { StepContext, StepServices } from './step/step-context';
 export type { StepEventPublisher } from './step/step-subscribers';
 export { STEP_STAGES } from './step/step-stages';
 
-export interface StepProcessorDeps {
-  redis: RedisClient;
-  scripts: Scripts;
-  queues: ChannelQueues;
-  /** The providers the gate routes to, by name (a ProviderDirectory). */
-  providers: ProviderLookup;
-  gate: ChannelGate;
-  metrics: PipelineMetrics;
-  logger: Logger;
-  config: CascadeConfig;
+export interface StepProcessorDeps extends StepCoreServices {
   /**
    * Channels whose providers differ in the addresses they carry, and for such a channel and an
    * address, the providers that can carry it (undefined: none can, the first provider answers).

@@ -13,16 +13,21 @@ import type { RecordHandle } from './record-handle';
 import type { StepEvents } from './step-events';
 import type { ProviderLookup, StepRun, UnknownOutcomePolicy } from './step-types';
 
-/** What every stage may use: the processor's dependencies with their defaults filled in. */
-export interface StepServices {
+/** The step path's dependencies that every caller gives (createStepProcessor's deps start with them). */
+export interface StepCoreServices {
   redis: RedisClient;
   scripts: Scripts;
   queues: ChannelQueues;
+  /** The providers the gate routes to, by name (a ProviderDirectory). */
   providers: ProviderLookup;
   gate: ChannelGate;
   metrics: PipelineMetrics;
   logger: Logger;
   config: CascadeConfig;
+}
+
+/** What every stage may use: the processor's dependencies with their defaults filled in. */
+export interface StepServices extends StepCoreServices {
   addressRouting?: { channels: ReadonlySet<Channel>; filterFor(channel: Channel, storedAddress: string): ((provider: string) => boolean) | undefined };
   unknownPolicy: (channel: Channel) => UnknownOutcomePolicy;
   now: () => number;
