@@ -111,8 +111,7 @@ describe('the documented error shape where the server answers for code it does n
   });
 
   it("bull-board's unknown queue", async () => {
-    const res = await fetch(`${platform.api.url}/admin/queues/api/queues/no-such-lane/clean/completed`, {
-      method: 'PUT',
+    const res = await fetch(`${platform.api.url}/admin/queues/api/queues/no-such-lane/some-job`, {
       headers: { authorization: 'Bearer dev-admin-key-change-me' },
     });
     expect(res.status).toBe(404);
