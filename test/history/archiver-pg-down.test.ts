@@ -110,7 +110,7 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
 it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, three times, keep delivering and archive everything after', async () => {
   // Only the worker processes deliver and archive from here (small batches: several per crash).
   await platform.workers[0]!.close();
-  for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVE_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
+  for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVER_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
   const pids = workers.map((w) => w.process.pid);
   // A worker that dies fails the test at once, with its last words.
   const died = Promise.race(workers.map((w) => w.exited.then((exit) => ({ worker: w, exit })))).then(({ worker, exit }) => {

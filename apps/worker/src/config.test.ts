@@ -60,7 +60,7 @@ describe('worker config', () => {
     expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITIONS: '5' })).toThrow(/does not exist/);
     expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITION_INDEX: '1' })).toThrow(/go together/);
     expect(() => loadConfig({ PARTITIONS: '4', WORKER_PARTITIONS: '0', WORKER_PARTITION_INDEX: '0', WORKER_PARTITION_COUNT: '2' })).toThrow(/not both/);
-    expect(loadConfig({}).redis).toEqual({ url: loadConfig({}).redisUrl });
+    expect(loadConfig({}).redis).toEqual({ url: loadConfig({}).redisUrl, startupTimeoutMs: 300_000 });
     expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001, 127.0.0.1:7002' }).redis.clusterNodes).toEqual([
       { host: '127.0.0.1', port: 7001 },
       { host: '127.0.0.1', port: 7002 },
