@@ -126,7 +126,7 @@ it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive
   const warm = await postAllAccepted(platform.api.url, bodiesOf(0), PER_CRASH);
   all.push(...warm);
   store = await openHistoryStore({ url: historyUrl, retentionDays: 30 });
-  await waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all);
+  await unlessDied(waitAllArchived({ redisUrl: platform.redis.url, historyUrl, store, tenant: TENANT }, all));
   await store.close();
   store = undefined;
 
