@@ -15,14 +15,24 @@ export const NOTIFICATION_STATUSES = [
   'unconfirmed',
   'bounced',
   'complained',
+  'scheduled',
+  'canceled',
+  'expired',
 ] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/**
+ * `scheduled`: accepted with a `sendAt` still ahead; nothing was called yet (docs/scheduling.md).
+ * `canceled`: ended by the tenant before any provider call could start; `expired`: its
+ * `expiresAt` passed before it was delivered. Neither ever made a call after that decision.
+ * The list is append-only: the history stores a status as its position.
+ */
 
 /**
  * `bounced` / `complained`: delivered, then the provider reported a hard bounce or a complaint
  * (docs/provider-events.md); the attempt history keeps the delivery and the receipt.
  */
-export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained'] as const;
+export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained', 'canceled', 'expired'] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminal(status: NotificationStatus): status is TerminalStatus {
