@@ -83,7 +83,7 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
       return seen.backlog === DURING && seen.failures >= 1;
     },
     30_000,
-    1_000,
+    200,
   );
   expect((await redisLeft(platform.redis.url, secondIds)).fullRecords).toBe(DURING);
 

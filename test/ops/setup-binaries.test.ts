@@ -15,6 +15,7 @@ import {
 } from '@notify/platform-kit';
 import { startTestCluster } from '../cluster/cluster-fixture';
 import { ensureTestBinaries } from '../harness/binaries';
+import { LIGHT_WARMUP_ENV } from '../harness/light-warm-up';
 
 /**
  * A fresh machine with only Node.js: PATH is one directory holding node, a few coreutils and,
@@ -190,7 +191,7 @@ describe('npm start with REDIS_CLUSTER_NODES', () => {
       const ports = Object.fromEntries((await freePorts(names.length)).map((port, i) => [names[i]!, String(port)]));
       const supervisor = await spawnSupervisor(
         bare.path,
-        { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...ports },
+        { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...LIGHT_WARMUP_ENV, ...ports },
         120_000,
       );
       try {
