@@ -4,6 +4,9 @@ import { replayEnd } from './republish-end';
 import { resume } from './resume';
 import { CONTINUE, done, type StepStage } from './stage';
 
+/** The reason an expired notification's record gives. */
+export const EXPIRED_REASON = 'its expiresAt passed before it was delivered';
+
 /**
  * Opens the attempt in the record (begin-attempt-4.lua), atomically with checking it may
  * happen; every answer but `proceed` ends the step here.
@@ -50,6 +53,8 @@ export const beginAttemptStage: StepStage = {
         s.metrics.duplicatesBlocked.inc({ stage: 'worker' });
         await resume(ctx, s);
         return done({ action: 'ignored', reason: 'stale' });
+      case 'expired': // past its expiresAt: no call opened; it ends here, and the terminal hook tells metrics and webhooks
+        return { kind: 'end', status: 'expired', reason: EXPIRED_REASON };
       case 'crashed': // the worker died mid-call: the step is now unknown / worker-lost
       case 'budget':
         await resume(ctx, s);
