@@ -1,4 +1,4 @@
-import { eventIndexKey, type NotificationStatus } from '@notify/core';
+import { CANCELED_REASON, eventIndexKey, type NotificationStatus } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
 import type { NotificationLookup } from './notification-reader';
@@ -29,8 +29,6 @@ export interface CancelServiceDeps {
   now?: () => number;
 }
 
-const REASON = 'canceled by its tenant';
-
 /**
  * DELETE /v1/notifications/:id and ?eventId=: the decision is cancel-notification-4's, taken
  * atomically with any attempt a worker would open. A notification no longer in Redis is looked
@@ -41,7 +39,7 @@ export class CancelService {
 
   async cancel(tenant: string, id: string): Promise<CancelOutcome> {
     const { deps } = this;
-    const reply = await deps.scripts.cancelNotification({ id, tenant, now: (deps.now ?? Date.now)(), reason: REASON });
+    const reply = await deps.scripts.cancelNotification({ id, tenant, now: (deps.now ?? Date.now)(), reason: CANCELED_REASON });
     switch (reply.code) {
       case 'canceled':
         deps.metrics.canceled.inc({ priority: reply.priority });

@@ -1,11 +1,9 @@
+import { EXPIRED_REASON } from '@notify/core';
 import { releaseTicket } from './step-context';
 import { advance } from './advance';
 import { replayEnd } from './republish-end';
 import { resume } from './resume';
 import { CONTINUE, done, type StepStage } from './stage';
-
-/** The reason an expired notification's record gives. */
-export const EXPIRED_REASON = 'its expiresAt passed before it was delivered';
 
 /**
  * Opens the attempt in the record (begin-attempt-4.lua), atomically with checking it may
