@@ -75,7 +75,9 @@ it('loses while the call is in flight (409 sending) and after the delivery (409 
 it("answers 404 for an unknown id and for another tenant's, 400 for a malformed one, and leaves the other tenant's alone", async () => {
   await sims().control('/control/channels/push', { transientRate: 1 });
   const theirs = await accepted(body('cancel-404', 'r-other'), OTHER_TENANT_KEY);
-  const unknown = await api().delete(`/v1/notifications/${'0'.repeat(32)}`).set(auth());
+  const unknown = await api()
+    .delete(`/v1/notifications/${'0'.repeat(32)}`)
+    .set(auth());
   expect(unknown.status).toBe(404);
   const other = await api().delete(`/v1/notifications/${theirs}`).set(auth());
   expect(other.status).toBe(404);
@@ -89,7 +91,10 @@ it('cancels an event for every recipient, answering counts; another event and te
   const done = await accepted(body('order-77', 'r-done', { sms: '+905551112201' }));
   await waitStatus(done, 'delivered');
   await sims().control('/control/channels/push', { transientRate: 1 });
-  const waiting = [await accepted(body('order-77', 'r-a', { push: 'tok-a', sms: '+905551112202' })), await accepted(body('order-77', 'r-b', { push: 'tok-b', sms: '+905551112203' }))];
+  const waiting = [
+    await accepted(body('order-77', 'r-a', { push: 'tok-a', sms: '+905551112202' })),
+    await accepted(body('order-77', 'r-b', { push: 'tok-b', sms: '+905551112203' })),
+  ];
   const otherEvent = await accepted(body('order-78', 'r-a', { push: 'tok-a', sms: '+905551112202' }));
   const otherTenant = await accepted(body('order-77', 'r-a', { push: 'tok-a', sms: '+905551112202' }), OTHER_TENANT_KEY);
   for (const id of waiting) await waitStatus(id, 'retry-scheduled');

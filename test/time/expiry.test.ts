@@ -62,7 +62,11 @@ it('ends expired in the cascade wait, at the expiry rather than after the wait, 
   const res = await post(body('exp-cascade', { ttlSeconds: 1 }));
   expect(res.status).toBe(202);
   const ended = await waitEnded(res.body.id);
-  expect(ended).toMatchObject({ status: 'expired', failureReason: 'its expiresAt passed before it was delivered', attempts: [{ channel: 'push', outcome: 'transient' }] });
+  expect(ended).toMatchObject({
+    status: 'expired',
+    failureReason: 'its expiresAt passed before it was delivered',
+    attempts: [{ channel: 'push', outcome: 'transient' }],
+  });
   // The next call was due 3 s after the failure; expired at ~1 s, it was never made.
   expect((ended.finishedAt as number) - (ended.acceptedAt as number)).toBeLessThan(3_000);
   expect((ended.finishedAt as number) >= (ended.expiresAt as number)).toBe(true);

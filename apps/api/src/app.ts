@@ -60,7 +60,11 @@ export function createApp(deps: AppDeps): Express {
   // their paths overlap, so the order changes no answer). Its guards run as one layer.
   const intakeGuards = inOrder(refuseOversized, tenant, json);
   app.post('/v1/notifications', intakeGuards, acceptOne({ intake: deps.intake, isDraining: deps.isDraining }));
-  app.use('/v1/notifications', intakeGuards, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history, ...(deps.cancel ? { cancel: deps.cancel } : {}) }));
+  app.use(
+    '/v1/notifications',
+    intakeGuards,
+    notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history, ...(deps.cancel ? { cancel: deps.cancel } : {}) }),
+  );
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining, isWarmingUp: deps.isWarmingUp }));
   app.use(docsRouter()); // GET /openapi.json and /docs, public like the health checks
   // No /metrics here: it has its own listener (api-runtime.ts), off the public port.

@@ -1,4 +1,13 @@
-import { CANCELED_REASON, CHANNELS, EXPIRED_REASON, NOTIFICATION_STATUSES, PRIORITIES, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import {
+  CANCELED_REASON,
+  CHANNELS,
+  EXPIRED_REASON,
+  NOTIFICATION_STATUSES,
+  PRIORITIES,
+  type Channel,
+  type NotificationStatus,
+  type Priority,
+} from '@notify/core';
 
 /**
  * The small-integer codes the history rows store instead of strings (smallint columns: 2 bytes

@@ -15,12 +15,15 @@ export interface CancelNotificationArgs {
 
 /** `refused.state`: `sending` (a call in flight or unsettled) or the terminal status it has. */
 export type CancelNotificationReply =
-  | { code: 'canceled'; priority: Priority }
-  | { code: 'already' | 'missing' }
-  | { code: 'refused'; state: NotificationStatus };
+  { code: 'canceled'; priority: Priority } | { code: 'already' | 'missing' } | { code: 'refused'; state: NotificationStatus };
 
 /** `archive`: history is on (the canceled record goes on the archive queue); `partition`: the id's (both set by loadScripts). */
-export async function callCancelNotification(command: LuaCommand, a: CancelNotificationArgs, archive: boolean, partition = 0): Promise<CancelNotificationReply> {
+export async function callCancelNotification(
+  command: LuaCommand,
+  a: CancelNotificationArgs,
+  archive: boolean,
+  partition = 0,
+): Promise<CancelNotificationReply> {
   const reply = await command(
     notificationKey(a.id, partition),
     archiveQueueKey(partition),

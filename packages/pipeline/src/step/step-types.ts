@@ -3,12 +3,7 @@ import type { ProviderAdapter } from '@notify/providers';
 
 /** What the step processor tells tenant webhooks: a notification's terminal state, or a failed attempt. */
 export type StepEventType =
-  | 'notification.delivered'
-  | 'notification.failed'
-  | 'notification.unconfirmed'
-  | 'notification.expired'
-  | 'notification.canceled'
-  | 'attempt.failed';
+  'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'notification.expired' | 'notification.canceled' | 'attempt.failed';
 
 /** Finds a provider's adapter by name (ProviderDirectory implements it). */
 export interface ProviderLookup {
