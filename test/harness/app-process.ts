@@ -35,3 +35,18 @@ export async function spawnAppOnFreePorts(
 export function spawnKillableWorker(env: Record<string, string>): AppProcess {
   return spawnApp('worker', { ...env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
 }
+
+/** Killable workers a test starts one after another (one to SIGKILL, one to take over); `killAll` in afterAll. */
+export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
+  const started: AppProcess[] = [];
+  return {
+    start: () => {
+      const worker = spawnKillableWorker(env());
+      started.push(worker);
+      return worker;
+    },
+    killAll: async () => {
+      for (const worker of started) await worker.kill();
+    },
+  };
+}

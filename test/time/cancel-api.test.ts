@@ -2,8 +2,8 @@ import request from 'supertest';
 import { providerIdempotencyKey } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import { laneCounts } from '../harness/queue-counts';
-import { simulatorControl } from '../harness/sim-control';
-import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { OTHER_TENANT_KEY, TEST_API_KEY } from '../harness/platform';
+import { useTimePlatform } from './time-platform';
 
 /**
  * DELETE /v1/notifications/:id and ?eventId= against the real pipeline: a cancel wins while
@@ -11,22 +11,11 @@ import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } 
  * while a call is in flight or once it ended; another tenant's id is a 404. At 0.1 x production
  * time the wait after a transient error is 3 s, long enough to cancel inside it.
  */
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({ timeScale: 0.1, env: { BREAKER_ENABLED: 'false' } });
-});
-afterAll(async () => {
-  await platform?.stop();
-});
-afterEach(async () => {
-  await sims().control('/control/restore');
-});
-
-const sims = () => simulatorControl(() => platform.sims.controlUrl);
+const { platform: running, sims } = useTimePlatform();
 const auth = (key = TEST_API_KEY) => ({ authorization: `Bearer ${key}` });
-const api = () => request(platform.api.url);
+const api = () => request(running().api.url);
 const deliveries = async (id: string) =>
-  ((await (await fetch(`${platform.sims.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] }).deliveries;
+  ((await (await fetch(`${running().sims.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] }).deliveries;
 
 function body(eventId: string, recipient: string, addresses: Record<string, string> = { push: `tok-${recipient}` }) {
   return { eventId, priority: 'urgent', recipient: { id: recipient, addresses }, content: { title: 'T', body: 'B' } };
@@ -51,7 +40,7 @@ it('wins between cascade steps: 200 canceled, again 200, and no provider is call
   expect((await api().delete(`/v1/notifications/${id}`).set(auth())).status).toBe(200);
   const before = await sims().ledger();
   // The next step was due 3 s after the failure: it runs, finds the record terminal, calls nothing.
-  await waitFor('the canceled step job to have run', async () => (await Promise.all(laneCounts(platform.redis.url))).every((n) => n === 0), 10_000, 100);
+  await waitFor('the canceled step job to have run', async () => (await Promise.all(laneCounts(running().redis.url))).every((n) => n === 0), 10_000, 100);
   const view = (await api().get(`/v1/notifications/${id}`).set(auth())).body;
   expect(view).toMatchObject({ status: 'canceled', failureReason: 'canceled by its tenant', attempts: [{ channel: 'push', outcome: 'transient' }] });
   expect((await sims().ledger()).calls).toEqual(before.calls);

@@ -1,6 +1,6 @@
 import { providerIdempotencyKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
+import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
@@ -17,21 +17,15 @@ const CANCEL_SHARE = 0.35;
 /** Cancels are spread over this long from the first deliveries on: before, around and after the kill. */
 const CANCEL_SPREAD_MS = 2_000;
 let platform: TestPlatform;
-const workers: AppProcess[] = [];
+const workers = killableWorkers(() => platform.env);
 
 beforeAll(async () => {
   platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.kill();
+  await workers.killAll();
   await platform?.stop();
 });
-
-function startWorker(): AppProcess {
-  const worker = spawnKillableWorker(platform.env);
-  workers.push(worker);
-  return worker;
-}
 
 const cancel = async (id: string): Promise<number> =>
   (await fetch(`${platform.api.url}/v1/notifications/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).status;
@@ -39,7 +33,7 @@ const deliveriesOf = async (id: string): Promise<number> =>
   ((await (await fetch(`${platform.sims.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] }).deliveries.length;
 
 it('delivers nothing canceled and nothing twice, with cancels at random times and a worker SIGKILLed', async () => {
-  const victim = startWorker();
+  const victim = workers.start();
   const random = fixtureRandom(26);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'cancel-fault' }));
   const ids = await postAllAccepted(platform.api.url, bodies, 200);
@@ -55,7 +49,7 @@ it('delivers nothing canceled and nothing twice, with cancels at random times an
 
   await waitFor('the first worker to deliver some more', async () => (await readLedger(platform.sims.controlUrl)).deliveries >= 150, 30_000, 20);
   await victim.kill();
-  startWorker();
+  workers.start();
   await Promise.all(cancels);
   const views = await waitAllTerminal(platform.redis.url, ids, 45_000);
 

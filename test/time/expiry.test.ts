@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@notify/platform-kit';
-import { simulatorControl } from '../harness/sim-control';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { TEST_API_KEY } from '../harness/platform';
+import { useTimePlatform } from './time-platform';
 
 /**
  * `expiresAt` / `ttlSeconds` against the real pipeline: refused with a 400 naming the field
@@ -10,21 +10,10 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
  * the expiry) and before a reconciliation. At 0.1 x production time the wait after a transient
  * error is 3 s.
  */
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({ timeScale: 0.1, env: { BREAKER_ENABLED: 'false' } });
-});
-afterAll(async () => {
-  await platform?.stop();
-});
-afterEach(async () => {
-  await sims().control('/control/restore');
-});
-
-const sims = () => simulatorControl(() => platform.sims.controlUrl);
+const { platform: running, sims } = useTimePlatform();
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
-const post = (payload: object) => request(platform.api.url).post('/v1/notifications').set(auth).send(payload);
-const view = async (id: string) => (await request(platform.api.url).get(`/v1/notifications/${id}`).set(auth)).body as Record<string, unknown>;
+const post = (payload: object) => request(running().api.url).post('/v1/notifications').set(auth).send(payload);
+const view = async (id: string) => (await request(running().api.url).get(`/v1/notifications/${id}`).set(auth)).body as Record<string, unknown>;
 const waitEnded = (id: string) => waitFor(`${id} terminal`, async () => ((await view(id)).finishedAt ? view(id) : undefined), 20_000, 25);
 
 function body(eventId: string, extra: object, addresses: Record<string, string> = { push: `tok-${eventId}`, sms: '+905551112210' }) {
