@@ -36,6 +36,17 @@ it('answers 400 naming the field: malformed, without an offset, both given, in t
   }
 });
 
+it('takes expiresAt and ttlSeconds in a batch, judged per item', async () => {
+  const res = await request(running().api.url)
+    .post('/v1/notifications/batch')
+    .set(auth)
+    .send({ notifications: [body('exp-batch-ok', { ttlSeconds: 600 }), body('exp-batch-bad', { ttlSeconds: 600, expiresAt: '2031-01-01T00:00:00Z' })] });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ accepted: 1, rejected: 1 });
+  expect(res.body.results[1]).toMatchObject({ httpStatus: 400, error: { details: [{ field: 'ttlSeconds' }] } });
+  expect((await view(res.body.results[0].id)).expiresAt).toEqual(expect.any(Number));
+});
+
 it('is part of the payload: the same request is a duplicate, another expiry a 422; the status shows expiresAt', async () => {
   const at = '2031-03-01T12:00:00+03:00';
   const first = await post(body('exp-same', { expiresAt: at }));
