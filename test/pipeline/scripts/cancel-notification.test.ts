@@ -26,6 +26,15 @@ describe('cancel-notification-4.lua', () => {
     expect(await redis().hget(key, 'calls')).toBe('0');
   });
 
+  it('canceled: a scheduled record (waiting for its sendAt, no job yet) leaves the due index, so it is never released', async () => {
+    await redis().hset(key, 'status', 'scheduled');
+    await redis().zrem(pendingIntakeKey(), id);
+    await redis().zadd(dueIndexKey(), NOW + 3_600_000, id);
+    await expect(cancel()).resolves.toMatchObject({ code: 'canceled' });
+    expect(await redis().zcard(dueIndexKey())).toBe(0);
+    expect(await redis().hget(key, 'status')).toBe('canceled');
+  });
+
   it('already: a second cancel answers as the first did and changes nothing', async () => {
     await cancel();
     await expect(cancel({ now: NOW + 99 })).resolves.toEqual({ code: 'already' });
