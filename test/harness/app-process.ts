@@ -47,3 +47,18 @@ export const KILLABLE_WORKER_ENV = { WORKER_LOCK_DURATION_MS: '2000', WORKER_STA
 export function spawnKillableWorker(env: Record<string, string>): AppProcess {
   return spawnApp('worker', { ...env, ...KILLABLE_WORKER_ENV });
 }
+
+/** Killable workers a test starts one after another (one to SIGKILL, one to take over); `killAll` in afterAll. */
+export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
+  const started: AppProcess[] = [];
+  return {
+    start: () => {
+      const worker = spawnKillableWorker(env());
+      started.push(worker);
+      return worker;
+    },
+    killAll: async () => {
+      for (const worker of started) await worker.kill();
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import {
   BEGIN_ATTEMPT_CODES,
+  CANCEL_NOTIFICATION_CODES,
   CLAIM_ARCHIVE_CODES,
   COMPACT_ARCHIVED_CODES,
   FINISH_ATTEMPT_CODES,
@@ -23,6 +24,7 @@ const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'claim-archive-1': CLAIM_ARCHIVE_CODES,
   'compact-archived-2': COMPACT_ARCHIVED_CODES,
   'release-archive-1': RELEASE_ARCHIVE_CODES,
+  'cancel-notification-4': CANCEL_NOTIFICATION_CODES,
 };
 
 describe.each(PIPELINE_SCRIPTS)('%s.lua', (script) => {

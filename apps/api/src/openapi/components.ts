@@ -4,6 +4,8 @@ import { webhookEndpointRequestSchema } from '@notify/webhooks';
 import {
   acceptedResponseSchema,
   batchResponseSchema,
+  canceledResponseSchema,
+  eventCancelResultSchema,
   errorResponseSchema,
   healthSchema,
   notificationPageSchema,
@@ -29,6 +31,8 @@ export const NAMED_SCHEMAS = {
   BatchResult: batchResponseSchema,
   NotificationView: notificationViewSchema,
   NotificationPage: notificationPageSchema,
+  Canceled: canceledResponseSchema,
+  EventCancelResult: eventCancelResultSchema,
   Recipient: recipientProfileSchema.extend({ id: z.string() }),
   Error: errorResponseSchema,
   TrackingResponse: trackingResponseSchema,
@@ -70,6 +74,9 @@ const FIELD_NOTES: Record<string, string> = {
     'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
   'NotificationRequest.content':
     'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 3,993 bytes (one Web Push record), e-mail gets a one-line subject.',
+  'NotificationRequest.expiresAt':
+    'RFC 3339 with an offset. Not delivered by then, it ends expired without another call; checked before every call (reconciliations too). After now (and after sendAt); not with ttlSeconds. Part of the payload (idempotency).',
+  'NotificationRequest.ttlSeconds': 'Expires this many seconds after acceptance (1 to a year); instead of expiresAt. Part of the payload (idempotency).',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
   'WebhookEndpointRequest.url':

@@ -1,6 +1,7 @@
 import {
   NotifyError,
   addressHash,
+  expiresAtOf,
   nextCascadeStep,
   notificationId,
   payloadFingerprint,
@@ -20,6 +21,7 @@ import { recipientAddresses } from './recipient-addresses';
  */
 export async function prepareIntake(deps: IntakeDeps, tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
+  const expiresAt = expiresAtOf(request, now);
   const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
   const plan = planCascade(preferences, addresses);
   if (plan.length === 0) {
@@ -49,6 +51,7 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     recordTtlSeconds: deps.config.recordTtlSeconds,
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
   };
   return { request, args };
 }

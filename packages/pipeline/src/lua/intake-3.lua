@@ -14,6 +14,10 @@
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
   ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
   ARGV[16] idempotency window (s)   ARGV[17] idempotency bucket key prefix
+  ARGV[18] expires at (ms; '' = never)
+  ARGV[19] event index prefix: the id joins the set '<ARGV[19]><sha1 hex of tenant NUL event id>'
+           (cancel by event; same slot, built here as the idempotency buckets are), which lives
+           as long as the record and loses the id when the record is archived (compact-archived-2)
 
   Returns { code, detail... }
     0 created     { 0 }: status 'accepted'
@@ -45,6 +49,12 @@ redis.call('HSET', KEYS[1],
   'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
+if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
 redis.call('EXPIRE', KEYS[1], ARGV[13])
+if ARGV[19] ~= nil and ARGV[19] ~= '' then
+  local eventIndex = ARGV[19] .. redis.sha1hex(ARGV[3] .. '\0' .. ARGV[4])
+  redis.call('SADD', eventIndex, ARGV[1])
+  redis.call('EXPIRE', eventIndex, ARGV[13])
+end
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
 return { 0 }

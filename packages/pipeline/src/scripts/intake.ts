@@ -1,4 +1,5 @@
 import {
+  eventIndexPrefix,
   idempotencyBucketPrefix,
   idempotencyMetaKey,
   notificationKey,
@@ -32,6 +33,8 @@ export interface IntakeArgs {
   /** How far back archived notifications' compact entries are looked up (default recordTtlSeconds). */
   idempotencyWindowSeconds?: number;
   skips: readonly unknown[];
+  /** When it expires (ms): kept on the record, checked before every call (begin-attempt-4). */
+  expiresAt?: number;
 }
 
 export type IntakeReply =
@@ -63,6 +66,8 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     JSON.stringify(a.addressHashes),
     a.idempotencyWindowSeconds ?? a.recordTtlSeconds,
     idempotencyBucketPrefix(partition),
+    a.expiresAt ?? '',
+    eventIndexPrefix(partition),
   );
   const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };
