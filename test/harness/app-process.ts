@@ -35,3 +35,18 @@ export async function spawnAppOnFreePorts(
 export function spawnKillableWorker(env: Record<string, string>): AppProcess {
   return spawnApp('worker', { ...env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
 }
+
+/** A test file's killable workers: `start()` adds one on `env()`; `killAll()`, before the platform stops, ends every one. */
+export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
+  const workers: AppProcess[] = [];
+  return {
+    start: () => {
+      const worker = spawnKillableWorker(env());
+      workers.push(worker);
+      return worker;
+    },
+    killAll: async () => {
+      for (const worker of workers) await worker.kill();
+    },
+  };
+}
