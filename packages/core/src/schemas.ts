@@ -166,6 +166,8 @@ export const notificationRequestSchema = z.strictObject({
   priority: z.enum(PRIORITIES),
   recipient: recipientSchema,
   content: contentSchema,
+  /** The tenant's category (docs/preferences.md); none: the default category. */
+  category: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of letters, digits and . _ -').optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

@@ -32,6 +32,7 @@ export const KNOWN_FAILURE_REASONS = [
   'unknown-outcome-budget-exhausted',
   'unknown-outcome-unsettled-before-maximum-age',
   'no channel available before the maximum age',
+  'all-channels-opted-out',
 ] as const;
 /** reason column: 0 none, 1..n a known reason, OTHER_REASON the text is in the detail blob. */
 export const OTHER_REASON = 32767;

@@ -15,6 +15,9 @@ export interface StepJobData {
   channel: Channel;
   /** A reconciliation only: the provider that made the unknown call and holds its idempotency key. */
   provider?: string;
+  /** The notification's category when opt-outs apply to it (not a required one), and its tenant (docs/preferences.md). */
+  category?: string;
+  tenant?: string;
 }
 
 /**

@@ -8,10 +8,10 @@ import type { IntakeDeps, IntakeResult, PreparedIntake } from './intake-types';
  */
 export async function reserveIntake(
   deps: Pick<IntakeDeps, 'scripts' | 'metrics'>,
-  { request, args }: PreparedIntake,
+  { request, args, job: extra }: PreparedIntake,
 ): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
   const reply = await deps.scripts.intake(args);
-  const job = (c: Channel): StepJobData => ({ id: args.id, rh: args.rh, priority: request.priority, step: 1, channel: c });
+  const job = (c: Channel): StepJobData => ({ id: args.id, rh: args.rh, priority: request.priority, step: 1, channel: c, ...extra });
   switch (reply.code) {
     case 'created':
       return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(args.firstChannel) };
