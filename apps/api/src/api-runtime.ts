@@ -11,6 +11,7 @@ import {
   ReplicaWaiter,
   NO_COALESCING,
   createBreakerGate,
+  createConsentServices,
   createWriteCoalescer,
   loadScripts,
   type ChannelGate,
@@ -49,6 +50,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // The intake connection already fails fast (producer role): the breakers share it.
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });
   const recipients = new RecipientStore(redis, config.partitions);
+  const consent = createConsentServices(redis, config.consent, config.partitions);
   // One socket write per event-loop turn: a batch's intake scripts (and the turn's job adds) leave
   // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Settings the figures depend on").
   const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
@@ -60,6 +62,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     metrics,
     replication: new ReplicaWaiter(redis, config.intakeWait),
     // An address no provider of its channel can carry (a device token with only Web Push) is a 400.
+    consent: consent.settings,
     carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
     config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
@@ -97,6 +100,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
+    consent: { settings: consent.settings, optOuts: consent.optOuts, secrets: config.consent.unsubscribeSecrets },
     providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },

@@ -28,3 +28,4 @@ export * from './lane-job-runner';
 export * from './write-coalescer';
 export * from './consent/consent-settings';
 export * from './consent/opt-out-store';
+export * from './consent/consent-services';

@@ -29,6 +29,10 @@ export class OptOutStore {
     private readonly partitions = 1,
   ) {}
 
+  recipientHash(tenant: string, recipientId: string): string {
+    return recipientHash(tenant, recipientId);
+  }
+
   key(rh: string): string {
     return optOutKey(rh, partitionOfRecipient(rh, this.partitions));
   }
