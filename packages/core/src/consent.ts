@@ -47,8 +47,8 @@ export const optOutPreferencesSchema = z.strictObject({
 
 export type OptOutPreferences = z.infer<typeof optOutPreferencesSchema>;
 
-/** The opt-out hash's field of (category, channel); `*` stands for every category (the global switch). */
-export function optOutField(category: string | '*', channel: Channel): string {
+/** The opt-out hash's field of (category, channel); the category `*` stands for every category (the global switch). */
+export function optOutField(category: string, channel: Channel): string {
   return `${category}:${channel}`;
 }
 

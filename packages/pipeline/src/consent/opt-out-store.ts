@@ -13,7 +13,7 @@ import type { ConsentSettings } from './consent-settings';
 
 /** A change of one (category, channel) switch, for the webhook events. */
 export interface OptOutChange {
-  category: string | '*';
+  category: string;
   channel: Channel;
   optedOut: boolean;
 }
@@ -58,7 +58,7 @@ export class OptOutStore {
    * Records one opt-out (a one-click unsubscribe, an SMS STOP) by recipient hash; idempotent:
    * true only when it was not recorded already.
    */
-  async optOut(tenant: string, rh: string, category: string | '*', channel: Channel): Promise<boolean> {
+  async optOut(tenant: string, rh: string, category: string, channel: Channel): Promise<boolean> {
     await this.settings.markOptOuts(tenant);
     const key = this.key(rh);
     const field = optOutField(category, channel);
