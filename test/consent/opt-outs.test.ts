@@ -39,7 +39,14 @@ const terminal = async (id: string) => (await waitAllTerminal(platform.redis.url
 beforeAll(async () => {
   expect((await api().put('/v1/categories/marketing').set(auth).send({ name: 'Marketing' })).status).toBe(201);
   expect((await api().put('/v1/categories/security').set(auth).send({ name: 'Security codes', required: true })).status).toBe(201);
-  expect((await api().put('/v1/categories/orders').set(auth).send({ name: 'Orders', channels: ['email'] })).status).toBe(201);
+  expect(
+    (
+      await api()
+        .put('/v1/categories/orders')
+        .set(auth)
+        .send({ name: 'Orders', channels: ['email'] })
+    ).status,
+  ).toBe(201);
 });
 
 describe('categories', () => {
@@ -47,22 +54,43 @@ describe('categories', () => {
     const list = await api().get('/v1/categories').set(auth);
     expect(list.body.categories.map((c: { id: string }) => c.id)).toEqual(['marketing', 'orders', 'security']);
     expect((await api().get('/v1/categories/security').set(auth)).body).toEqual({ id: 'security', name: 'Security codes', required: true });
-    expect((await api().get('/v1/categories/security').set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })).status).toBe(404);
-    expect((await api().delete('/v1/categories/security').set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })).status).toBe(404);
+    expect(
+      (
+        await api()
+          .get('/v1/categories/security')
+          .set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await api()
+          .delete('/v1/categories/security')
+          .set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })
+      ).status,
+    ).toBe(404);
     expect((await api().put('/v1/categories/tmp').set(auth).send({ name: 'Temporary' })).status).toBe(201);
     expect((await api().delete('/v1/categories/tmp').set(auth)).status).toBe(204);
     expect((await api().get('/v1/categories/tmp').set(auth)).status).toBe(404);
   });
 
   it('refuses bad input with a 400 naming the field', async () => {
-    const bad = await api().put('/v1/categories/x').set(auth).send({ name: 'X', channels: ['fax'] });
+    const bad = await api()
+      .put('/v1/categories/x')
+      .set(auth)
+      .send({ name: 'X', channels: ['fax'] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('channels.0');
     expect((await api().put('/v1/categories/bad!id').set(auth).send({ name: 'X' })).body.error.details).toEqual([expect.objectContaining({ field: 'id' })]);
     const unknown = await api()
       .post('/v1/notifications')
       .set(auth)
-      .send({ eventId: 'cat-unknown', priority: 'urgent', recipient: { id: 'u', addresses: { email: 'u@example.com' } }, content: { title: 't', body: 'b' }, category: 'nope' });
+      .send({
+        eventId: 'cat-unknown',
+        priority: 'urgent',
+        recipient: { id: 'u', addresses: { email: 'u@example.com' } },
+        content: { title: 't', body: 'b' },
+        category: 'nope',
+      });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toEqual([expect.objectContaining({ field: 'category' })]);
   });
@@ -83,15 +111,38 @@ describe('opt-outs', () => {
       .set(auth)
       .send({ categories: { marketing: { email: false } } });
     expect(put.status).toBe(200);
-    expect((await api().get('/v1/recipients/opted-user/preferences').set(auth)).body).toEqual({ id: 'opted-user', channels: {}, categories: { marketing: { email: false } } });
-    expect((await api().get('/v1/recipients/opted-user/preferences').set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })).status).toBe(404);
-    const unknownCategory = await api().put('/v1/recipients/opted-user/preferences').set(auth).send({ categories: { nope: { email: false } } });
+    expect((await api().get('/v1/recipients/opted-user/preferences').set(auth)).body).toEqual({
+      id: 'opted-user',
+      channels: {},
+      categories: { marketing: { email: false } },
+    });
+    expect(
+      (
+        await api()
+          .get('/v1/recipients/opted-user/preferences')
+          .set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })
+      ).status,
+    ).toBe(404);
+    const unknownCategory = await api()
+      .put('/v1/recipients/opted-user/preferences')
+      .set(auth)
+      .send({ categories: { nope: { email: false } } });
     expect(unknownCategory.status).toBe(400);
     expect(unknownCategory.body.error.details).toEqual([expect.objectContaining({ field: 'categories.nope' })]);
-    const unknownChannel = await api().put('/v1/recipients/opted-user/preferences').set(auth).send({ channels: { fax: false } });
+    const unknownChannel = await api()
+      .put('/v1/recipients/opted-user/preferences')
+      .set(auth)
+      .send({ channels: { fax: false } });
     expect(unknownChannel.status).toBe(400);
     expect(unknownChannel.body.error.details[0].field).toBe('channels');
-    expect((await api().put('/v1/recipients/opted-user/preferences').set(auth).send({ channels: { email: 'no' } })).body.error.details[0].field).toBe('channels.email');
+    expect(
+      (
+        await api()
+          .put('/v1/recipients/opted-user/preferences')
+          .set(auth)
+          .send({ channels: { email: 'no' } })
+      ).body.error.details[0].field,
+    ).toBe('channels.email');
   });
 
   it('skips an opted-out channel without a call and delivers on the next; other categories still use it', async () => {

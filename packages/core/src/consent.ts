@@ -85,7 +85,10 @@ export function optOutPreferencesOf(fields: Record<string, string>): OptOutPrefe
 
 /** A tenant's id as a key part: hashed, so no tenant name appears in key names. */
 export function tenantHash(tenant: string): string {
-  return createHash('sha256').update(JSON.stringify(['tenant', tenant])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify(['tenant', tenant]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The hash tag of the tenants' consent settings (small, read through per-process caches). */

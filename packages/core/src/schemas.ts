@@ -167,7 +167,10 @@ export const notificationRequestSchema = z.strictObject({
   recipient: recipientSchema,
   content: contentSchema,
   /** The tenant's category (docs/preferences.md); none: the default category. */
-  category: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of letters, digits and . _ -').optional(),
+  category: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of letters, digits and . _ -')
+    .optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

@@ -52,10 +52,7 @@ export interface ConsentConfig {
   tokenTtlSeconds: number;
 }
 
-export function toConsentConfig(
-  c: { [K in keyof typeof consentEnvShape]: z.output<(typeof consentEnvShape)[K]> },
-  production: boolean,
-): ConsentConfig {
+export function toConsentConfig(c: { [K in keyof typeof consentEnvShape]: z.output<(typeof consentEnvShape)[K]> }, production: boolean): ConsentConfig {
   return {
     cacheMs: c.CONSENT_CACHE_MS,
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),

@@ -13,7 +13,12 @@ export interface ConsentServiceConfig {
 }
 
 /** The consent stores of one process (api or worker) and the one-click link its e-mails carry. */
-export function createConsentServices(redis: RedisClient, config: ConsentServiceConfig, partitions: number, now: () => number = Date.now): Required<StepConsent> | StepConsent {
+export function createConsentServices(
+  redis: RedisClient,
+  config: ConsentServiceConfig,
+  partitions: number,
+  now: () => number = Date.now,
+): Required<StepConsent> | StepConsent {
   const settings = new ConsentSettings(redis, { cacheMs: config.cacheMs, now });
   const optOuts = new OptOutStore(redis, settings, partitions);
   if (config.unsubscribeSecrets.length === 0) return { settings, optOuts };

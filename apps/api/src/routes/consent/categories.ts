@@ -5,7 +5,9 @@ import type { ConsentSettings } from '@notify/pipeline';
 function categoryId(raw: unknown): string {
   const id = String(raw);
   if (!CATEGORY_ID_PATTERN.test(id)) {
-    throw new NotifyError('VALIDATION_FAILED', 'invalid category id', { details: [{ field: 'id', reason: 'must be 1-64 characters of letters, digits and . _ -' }] });
+    throw new NotifyError('VALIDATION_FAILED', 'invalid category id', {
+      details: [{ field: 'id', reason: 'must be 1-64 characters of letters, digits and . _ -' }],
+    });
   }
   return id;
 }

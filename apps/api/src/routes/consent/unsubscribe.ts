@@ -48,10 +48,7 @@ export function unsubscribeRouter(deps: {
 
   router.get('/:token', (req, res) => {
     claimsOf(req);
-    res
-      .status(200)
-      .set(PAGE_HEADERS)
-      .send(page(`<form method="post"><p>Stop receiving these e-mails? <button type="submit">Unsubscribe</button></p></form>`));
+    res.status(200).set(PAGE_HEADERS).send(page(`<form method="post"><p>Stop receiving these e-mails? <button type="submit">Unsubscribe</button></p></form>`));
   });
 
   router.post('/:token', async (req, res) => {
