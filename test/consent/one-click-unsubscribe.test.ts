@@ -16,7 +16,10 @@ let platform: TestPlatform;
 beforeAll(async () => {
   peer = await LoopbackSmtp.start({ user: 'notify', password: 'smtp-pw-Unsub-4410' });
   platform = await startWithProviders([peer.providerConfig()], { CONSENT_CACHE_MS: '0' });
-  const security = await request(platform.api.url).put('/v1/categories/security').set('authorization', `Bearer ${TEST_API_KEY}`).send({ name: 'Codes', required: true });
+  const security = await request(platform.api.url)
+    .put('/v1/categories/security')
+    .set('authorization', `Bearer ${TEST_API_KEY}`)
+    .send({ name: 'Codes', required: true });
   expect(security.status).toBe(201);
 });
 

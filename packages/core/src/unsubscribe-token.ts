@@ -51,7 +51,8 @@ export function verifyUnsubscribeToken(token: string, secrets: readonly Unsubscr
   const raw = token.slice(dot + 1);
   if (!signer || !/^[A-Za-z0-9_-]+$/.test(raw)) return undefined;
   const bytes = Buffer.from(raw, 'base64url');
-  if (bytes.length < 23 + MAC_BYTES) return undefined;
+  // Only the canonical encoding: base64url decoding drops stray trailing characters, and one link must have one spelling.
+  if (bytes.length < 23 + MAC_BYTES || bytes.toString('base64url') !== raw) return undefined;
   const body = bytes.subarray(0, bytes.length - MAC_BYTES);
   if (!timingSafeEqual(bytes.subarray(bytes.length - MAC_BYTES), mac(signer.secret, signer.id, body))) return undefined;
   const tenantLength = body.readUInt8(22);
