@@ -30,11 +30,9 @@ export const consentEnvShape = {
         return z.NEVER;
       }
     })
-    .meta({
-      description:
-        '`id:secret,id:secret`: HMAC secrets of the unsubscribe links (16+ characters each). The first signs, all verify: put a new one first and drop the old one once its links expired. Unset: a development secret, and in production no unsubscribe link at all.',
-      mustSet: 'in production, for one-click unsubscribe',
-    }),
+    .describe(
+      '`id:secret,id:secret`: HMAC secrets of the unsubscribe links (16+ characters each). The first signs, all verify: put a new one first and drop the old one once its links expired. Unset: a development secret; in production, no unsubscribe link at all (set it there).',
+    ),
   UNSUBSCRIBE_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
