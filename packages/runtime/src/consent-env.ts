@@ -3,7 +3,7 @@ import { parseUnsubscribeSecrets, type UnsubscribeSecret } from '@notify/core';
 import { DEV_DEFAULTS, devOrigin } from './dev-defaults';
 
 /** The secret development signs unsubscribe links with when UNSUBSCRIBE_SECRETS is unset (never in production). */
-const DEV_UNSUBSCRIBE_SECRET: UnsubscribeSecret = { id: 'dev', secret: 'development-unsubscribe-secret' };
+export const DEV_UNSUBSCRIBE_SECRET: UnsubscribeSecret = { id: 'dev', secret: 'development-unsubscribe-secret' };
 
 /** Categories, opt-outs and one-click unsubscribe (docs/preferences.md): read by the api and the worker alike. */
 export const consentEnvShape = {
