@@ -17,7 +17,7 @@ import {
   type ChannelGate,
 } from '@notify/pipeline';
 import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
-import { createWebhookService, receiptEventSink } from '@notify/webhooks';
+import { createWebhookService, receiptEventSink, recipientPreferenceEvent } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
@@ -100,7 +100,27 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
-    consent: { settings: consent.settings, optOuts: consent.optOuts, secrets: config.consent.unsubscribeSecrets },
+    consent: {
+      settings: consent.settings,
+      optOuts: consent.optOuts,
+      secrets: config.consent.unsubscribeSecrets,
+      // The switch is recorded already: a webhook that cannot be queued is logged, never the request's failure.
+      onChange: (tenant, recipient, change, source) =>
+        webhooks.publisher
+          .publishNotificationEvent(
+            tenant,
+            recipientPreferenceEvent({
+              ...(recipient.id ? { recipientId: recipient.id } : {}),
+              recipientHash: recipient.rh,
+              category: change.category,
+              channel: change.channel,
+              source,
+              optedOut: change.optedOut,
+            }),
+          )
+          .then(() => undefined)
+          .catch((error: unknown) => logger.warn({ err: error }, 'recipient preference event not published')),
+    },
     providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },

@@ -3,7 +3,7 @@ import { DEFAULT_CATEGORY, ID_PATTERN, LIMITS, NotifyError, optOutPreferencesSch
 import type { ConsentSettings, OptOutChange, OptOutStore } from '@notify/pipeline';
 
 /** Told of every switch a PUT changed (the `recipient.opted_out` / `recipient.opted_in` webhook events). */
-export type OptOutListener = (tenant: string, recipient: { id?: string; rh: string }, change: OptOutChange, source: string) => Promise<void>;
+export type OptOutListener = (tenant: string, recipient: { id?: string; rh: string }, change: OptOutChange, source: 'api' | 'one-click') => Promise<void>;
 
 function recipientId(raw: unknown): string {
   const id = String(raw);
