@@ -4,7 +4,8 @@ import type { RecipientStore } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
-function recipientId(raw: unknown): string {
+/** A recipient id from a path, or a 400 naming `id`. */
+export function recipientId(raw: unknown): string {
   const id = String(raw);
   if (id.length === 0 || id.length > LIMITS.recipientIdLength || !ID_PATTERN.test(id)) {
     throw new NotifyError('VALIDATION_FAILED', 'invalid recipient id', {

@@ -1,19 +1,10 @@
 import { Router } from 'express';
-import { DEFAULT_CATEGORY, ID_PATTERN, LIMITS, NotifyError, optOutPreferencesSchema, parseOrThrow, validationError } from '@notify/core';
+import { DEFAULT_CATEGORY, NotifyError, optOutPreferencesSchema, parseOrThrow, validationError } from '@notify/core';
 import type { ConsentSettings, OptOutChange, OptOutStore } from '@notify/pipeline';
+import { recipientId } from '../recipients';
 
 /** Told of every switch a PUT changed (the `recipient.opted_out` / `recipient.opted_in` webhook events). */
 export type OptOutListener = (tenant: string, recipient: { id?: string; rh: string }, change: OptOutChange, source: 'api' | 'one-click') => Promise<void>;
-
-function recipientId(raw: unknown): string {
-  const id = String(raw);
-  if (id.length === 0 || id.length > LIMITS.recipientIdLength || !ID_PATTERN.test(id)) {
-    throw new NotifyError('VALIDATION_FAILED', 'invalid recipient id', {
-      details: [{ field: 'id', reason: `must be 1-${LIMITS.recipientIdLength} characters of letters, digits and . _ : @ - /` }],
-    });
-  }
-  return id;
-}
 
 /**
  * PUT/GET /v1/recipients/:id/preferences — opt-outs per channel and per category × channel
