@@ -23,6 +23,7 @@ import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
+import type { OptOutListener } from './routes/consent/preferences';
 import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
 export interface RunningApi {
@@ -83,6 +84,22 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     events: receiptEventSink(webhooks.publisher),
   });
 
+  // The switch is recorded already: a webhook that cannot be queued is logged, never the request's failure.
+  const preferenceEvents: OptOutListener = (tenant, recipient, change, source) =>
+    webhooks.publisher
+      .publishNotificationEvent(
+        tenant,
+        recipientPreferenceEvent({
+          ...(recipient.id ? { recipientId: recipient.id } : {}),
+          recipientHash: recipient.rh,
+          category: change.category,
+          channel: change.channel,
+          source,
+          optedOut: change.optedOut,
+        }),
+      )
+      .then(() => undefined)
+      .catch((error: unknown) => logger.warn({ err: error }, 'recipient preference event not published'));
   let draining = false;
   let warmingUp = config.tracking.warmUp.queries > 0;
   const shutdown = new AbortController();
@@ -104,24 +121,17 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
       settings: consent.settings,
       optOuts: consent.optOuts,
       secrets: config.consent.unsubscribeSecrets,
-      // The switch is recorded already: a webhook that cannot be queued is logged, never the request's failure.
-      onChange: (tenant, recipient, change, source) =>
-        webhooks.publisher
-          .publishNotificationEvent(
-            tenant,
-            recipientPreferenceEvent({
-              ...(recipient.id ? { recipientId: recipient.id } : {}),
-              recipientHash: recipient.rh,
-              category: change.category,
-              channel: change.channel,
-              source,
-              optedOut: change.optedOut,
-            }),
-          )
-          .then(() => undefined)
-          .catch((error: unknown) => logger.warn({ err: error }, 'recipient preference event not published')),
+      onChange: preferenceEvents,
     },
-    providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
+    providerEvents: {
+      receipts,
+      secrets: config.providerEvents.secrets,
+      sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }),
+      smsStop: async (phone) => {
+        for (const { tenant, rh } of await consent.optOuts.stopSms(phone))
+          await preferenceEvents(tenant, { rh }, { category: '*', channel: 'sms', optedOut: true }, 'sms-stop');
+      },
+    },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.

@@ -81,7 +81,8 @@ export function createApp(deps: AppDeps): Express {
     app.use('/v1/categories', tenant, json, categoriesRouter({ settings }));
     app.use('/v1/recipients', tenant, json, preferencesRouter({ settings, optOuts, ...listener }));
   }
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions }));
+  const smsIndex = deps.consent ? { onSmsNumber: deps.consent.optOuts.indexSmsNumber.bind(deps.consent.optOuts) } : {};
+  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions, ...smsIndex }));
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

@@ -107,6 +107,14 @@ export function categoryField(id: string): string {
 /** The tenant hash's field saying some recipient of the tenant has opt-outs recorded. */
 export const OPT_OUTS_MARK = 'optouts';
 
+/**
+ * The stored profiles with one SMS number (a set of JSON [tenant, recipient hash]), keyed by the
+ * number's addressHash: how an inbound STOP, which names only the number, finds its recipients.
+ */
+export function smsNumberIndexKey(phoneHash: string): string {
+  return `${CONSENT_TAG}:p:${phoneHash}`;
+}
+
 /** A recipient's opt-outs: a hash of optOutField → '0' / '1', in the recipient's partition. */
 export function optOutKey(tenantRecipientHash: string, partition = 0): string {
   return `${partitionTag(partition)}:o:${tenantRecipientHash}`;

@@ -33,7 +33,7 @@ export interface RecipientPreferenceData {
   recipientHash: string;
   category: string;
   channel: string;
-  source: 'api' | 'one-click';
+  source: 'api' | 'one-click' | 'sms-stop';
   changedAt: number;
 }
 

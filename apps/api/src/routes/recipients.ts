@@ -25,6 +25,8 @@ export function recipientsRouter(deps: {
   maxListLimit?: number;
   /** The suppression lift (docs/provider-events.md); without it every lift answers 404. */
   suppressions?: { liftSuppression(tenant: string, recipientId: string, channel: Channel): Promise<boolean> };
+  /** Remembers a stored SMS number, so an inbound STOP finds the recipient (docs/preferences.md). */
+  onSmsNumber?: (tenant: string, recipientId: string, phone: string) => Promise<void>;
 }): Router {
   const router = Router();
   const history = deps.history ?? disabledHistory();
@@ -40,6 +42,7 @@ export function recipientsRouter(deps: {
       });
     }
     const created = await deps.recipients.put(res.locals.tenant as string, id, profile);
+    if (profile.addresses.sms) await deps.onSmsNumber?.(res.locals.tenant as string, id, profile.addresses.sms);
     res.status(created ? 201 : 200).json({ id, ...profile });
   });
 

@@ -1,4 +1,6 @@
 import {
+  addressHash,
+  smsNumberIndexKey,
   optOutField,
   optOutFields,
   optOutKey,
@@ -65,6 +67,25 @@ export class OptOutStore {
     const [[error, previous] = []] = (await this.redis.multi().hget(key, field).hset(key, field, '0').exec()) ?? [];
     if (error) throw error;
     return previous !== '0';
+  }
+
+  /** Remembers that the stored profile (tenant, recipient) has this SMS number (PUT /v1/recipients/:id). */
+  async indexSmsNumber(tenant: string, recipientId: string, phone: string): Promise<void> {
+    await this.redis.sadd(smsNumberIndexKey(addressHash('sms', phone)), JSON.stringify([tenant, recipientHash(tenant, recipientId)]));
+  }
+
+  /**
+   * An inbound STOP from `phone`: every stored profile with that number opts out of SMS for
+   * every optional category (the global switch). Answers those that were not opted out already.
+   */
+  async stopSms(phone: string): Promise<{ tenant: string; rh: string }[]> {
+    const members = await this.redis.smembers(smsNumberIndexKey(addressHash('sms', phone)));
+    const changed: { tenant: string; rh: string }[] = [];
+    for (const member of members) {
+      const [tenant, rh] = JSON.parse(member) as [string, string];
+      if (await this.optOut(tenant, rh, '*', 'sms')) changed.push({ tenant, rh });
+    }
+    return changed;
   }
 
   /** Whether the recipient opted out of `channel` for `category` (one read; the global switch or the category's). */

@@ -4,7 +4,12 @@ import type { ConsentSettings, OptOutChange, OptOutStore } from '@notify/pipelin
 import { recipientId } from '../recipients';
 
 /** Told of every switch a PUT changed (the `recipient.opted_out` / `recipient.opted_in` webhook events). */
-export type OptOutListener = (tenant: string, recipient: { id?: string; rh: string }, change: OptOutChange, source: 'api' | 'one-click') => Promise<void>;
+export type OptOutListener = (
+  tenant: string,
+  recipient: { id?: string; rh: string },
+  change: OptOutChange,
+  source: 'api' | 'one-click' | 'sms-stop',
+) => Promise<void>;
 
 /**
  * PUT/GET /v1/recipients/:id/preferences — opt-outs per channel and per category × channel
