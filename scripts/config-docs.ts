@@ -12,7 +12,7 @@ import { simulatorsEnvShape, simulatorsOwnEnvShape } from '../apps/simulators/sr
 import { trackingStoresEnvSchema } from '../apps/simulators/src/tracking/config';
 import { WORKER_RENAMES, workerEnvShape, workerOwnEnvShape } from '../apps/worker/src/config';
 import { breakerEnvShape } from '@notify/pipeline';
-import { historyEnvShape, httpServerLimitsEnvShape, providersEnvShape, sharedEnvShape, type EnvRenames } from '@notify/runtime';
+import { consentEnvShape, historyEnvShape, httpServerLimitsEnvShape, providersEnvShape, sharedEnvShape, type EnvRenames } from '@notify/runtime';
 import { webhookEnvShape } from '@notify/webhooks';
 import { startEnvShape, startOwnEnvShape } from './start-env';
 
@@ -40,6 +40,11 @@ export const SECTIONS: Section[] = [
   },
   { title: 'Circuit breakers (api and worker)', shape: breakerEnvShape },
   {
+    title: 'Categories, opt-outs and unsubscribe links (api and worker)',
+    intro: 'See [docs/preferences.md](preferences.md). The worker signs the links its e-mails carry; the api verifies them.',
+    shape: consentEnvShape,
+  },
+  {
     title: 'HTTP servers (api, worker, simulators)',
     intro:
       "The same four limits on every server of the platform (the api's public and metrics listeners,\neach worker's metrics listener, the simulated providers, their control plane and the tracking\nstores), applied by `createLimitedServer` in `@notify/runtime`.",
@@ -63,11 +68,24 @@ export const SECTIONS: Section[] = [
 export const PROGRAMS: Record<string, { shape: Shape; sections: string[] }> = {
   api: {
     shape: { ...apiEnvShape, ...trackingEnvSchema.shape },
-    sections: ['Shared by the api and the worker', 'Circuit breakers (api and worker)', 'HTTP servers (api, worker, simulators)', 'api', 'api: tracking query'],
+    sections: [
+      'Shared by the api and the worker',
+      'Circuit breakers (api and worker)',
+      'Categories, opt-outs and unsubscribe links (api and worker)',
+      'HTTP servers (api, worker, simulators)',
+      'api',
+      'api: tracking query',
+    ],
   },
   worker: {
     shape: workerEnvShape,
-    sections: ['Shared by the api and the worker', 'Circuit breakers (api and worker)', 'HTTP servers (api, worker, simulators)', 'worker'],
+    sections: [
+      'Shared by the api and the worker',
+      'Circuit breakers (api and worker)',
+      'Categories, opt-outs and unsubscribe links (api and worker)',
+      'HTTP servers (api, worker, simulators)',
+      'worker',
+    ],
   },
   simulators: {
     shape: { ...simulatorsEnvShape, ...trackingStoresEnvSchema.shape },

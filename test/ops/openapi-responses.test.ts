@@ -1,4 +1,6 @@
+import { recipientHash, signUnsubscribeToken } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
+import { DEV_UNSUBSCRIBE_SECRET } from '@notify/runtime';
 import { buildOpenApiDocument, NAMED_SCHEMAS, type SchemaName } from '../../apps/api/src/openapi';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
@@ -165,6 +167,28 @@ it('provider events and the suppression lift answer what the document says', asy
   );
   expect((await call('delete', '/v1/recipients/{id}/suppressions/{channel}', '/v1/recipients/r-1/suppressions/email')).status).toBe(404);
   expect((await call('delete', '/v1/recipients/{id}/suppressions/{channel}', '/v1/recipients/r-1/suppressions/fax')).status).toBe(400);
+});
+
+it('categories, preferences and the unsubscribe links answer what the document says', async () => {
+  expect((await call('put', '/v1/categories/{id}', '/v1/categories/campaigns', { body: { name: 'Campaigns' } })).status).toBe(201);
+  expect((await call('put', '/v1/categories/{id}', '/v1/categories/campaigns', { body: { name: 'Campaigns', channels: ['email'] } })).status).toBe(200);
+  expect((await call('put', '/v1/categories/{id}', '/v1/categories/campaigns', { body: { name: '' } })).status).toBe(400);
+  expect((await call('get', '/v1/categories', '/v1/categories')).status).toBe(200);
+  expect((await call('get', '/v1/categories/{id}', '/v1/categories/campaigns')).status).toBe(200);
+  expect((await call('get', '/v1/categories/{id}', '/v1/categories/none')).status).toBe(404);
+  const preferences = { channels: { sms: false }, categories: { campaigns: { email: false } } };
+  expect((await call('put', '/v1/recipients/{id}/preferences', '/v1/recipients/r-prefs/preferences', { body: preferences })).status).toBe(200);
+  expect((await call('put', '/v1/recipients/{id}/preferences', '/v1/recipients/r-prefs/preferences', { body: { channels: { fax: true } } })).status).toBe(400);
+  expect((await call('get', '/v1/recipients/{id}/preferences', '/v1/recipients/r-prefs/preferences')).body).toMatchObject(preferences);
+  expect((await call('get', '/v1/recipients/{id}/preferences', '/v1/recipients/r-none/preferences')).status).toBe(404);
+  const token = signUnsubscribeToken(
+    { tenant: 'tenant-a', rh: recipientHash('tenant-a', 'r-prefs'), category: 'campaigns', channel: 'email', expiresAt: Math.floor(Date.now() / 1000) + 60 },
+    [DEV_UNSUBSCRIBE_SECRET],
+  );
+  expect((await call('get', '/u/{token}', `/u/${token}`, { key: null })).status).toBe(200);
+  expect((await call('post', '/u/{token}', `/u/${token}`, { key: null, form: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+  expect((await call('post', '/u/{token}', `/u/${token}x`, { key: null, form: 'List-Unsubscribe=One-Click' })).status).toBe(400);
+  expect((await call('delete', '/v1/categories/{id}', '/v1/categories/campaigns')).status).toBe(204);
 });
 
 it('exercised every documented API operation (the docs pages aside)', () => {

@@ -11,17 +11,19 @@ import {
   ReplicaWaiter,
   NO_COALESCING,
   createBreakerGate,
+  createConsentServices,
   createWriteCoalescer,
   loadScripts,
   type ChannelGate,
 } from '@notify/pipeline';
 import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
-import { createWebhookService, receiptEventSink } from '@notify/webhooks';
+import { createWebhookService, receiptEventSink, recipientPreferenceEvent } from '@notify/webhooks';
 import { createAdminConsole } from './admin/admin-console';
 import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
+import type { OptOutListener } from './routes/consent/preferences';
 import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
 export interface RunningApi {
@@ -49,6 +51,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // The intake connection already fails fast (producer role): the breakers share it.
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });
   const recipients = new RecipientStore(redis, config.partitions);
+  const consent = createConsentServices(redis, config.consent, config.partitions);
   // One socket write per event-loop turn: a batch's intake scripts (and the turn's job adds) leave
   // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Settings the figures depend on").
   const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
@@ -62,6 +65,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     metrics,
     replication: new ReplicaWaiter(redis, config.intakeWait),
     // An address no provider of its channel can carry (a device token with only Web Push) is a 400.
+    consent: consent.settings,
     carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
     config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
   });
@@ -82,6 +86,22 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     events: receiptEventSink(webhooks.publisher),
   });
 
+  // The switch is recorded already: a webhook that cannot be queued is logged, never the request's failure.
+  const preferenceEvents: OptOutListener = (tenant, recipient, change, source) =>
+    webhooks.publisher
+      .publishNotificationEvent(
+        tenant,
+        recipientPreferenceEvent({
+          ...(recipient.id ? { recipientId: recipient.id } : {}),
+          recipientHash: recipient.rh,
+          category: change.category,
+          channel: change.channel,
+          source,
+          optedOut: change.optedOut,
+        }),
+      )
+      .then(() => undefined)
+      .catch((error: unknown) => logger.warn({ err: error }, 'recipient preference event not published'));
   let draining = false;
   let warmingUp = config.tracking.warmUp.queries > 0;
   const shutdown = new AbortController();
@@ -100,7 +120,21 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
     cancel: { scripts, metrics, events: webhooks.publisher.stepEvents() },
-    providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
+    consent: {
+      settings: consent.settings,
+      optOuts: consent.optOuts,
+      secrets: config.consent.unsubscribeSecrets,
+      onChange: preferenceEvents,
+    },
+    providerEvents: {
+      receipts,
+      secrets: config.providerEvents.secrets,
+      sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }),
+      smsStop: async (phone) => {
+        for (const { tenant, rh } of await consent.optOuts.stopSms(phone))
+          await preferenceEvents(tenant, { rh }, { category: '*', channel: 'sms', optedOut: true }, 'sms-stop');
+      },
+    },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },
       // Bull-board at /admin/queues and its browser sign-in: the console checks the admin key itself.

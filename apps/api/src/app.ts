@@ -2,7 +2,8 @@ import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
-import type { IntakeService, RecipientStore } from '@notify/pipeline';
+import type { UnsubscribeSecret } from '@notify/core';
+import type { ConsentSettings, IntakeService, OptOutStore, RecipientStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -12,6 +13,9 @@ import { inOrder } from './middleware-chain';
 import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
+import { categoriesRouter } from './routes/consent/categories';
+import { preferencesRouter, type OptOutListener } from './routes/consent/preferences';
+import { unsubscribeRouter } from './routes/consent/unsubscribe';
 import { acceptOne, notificationsRouter, type CancelRouteDeps } from './routes/notifications';
 import { providerEventsRouter, type ProviderEventsDeps } from './routes/provider-events';
 import { recipientsRouter } from './routes/recipients';
@@ -41,6 +45,8 @@ export interface AppDeps {
   providerEvents?: Omit<ProviderEventsDeps, 'bodyLimit'>;
   /** Cancel (`DELETE /v1/notifications/...`); without it the routes are not served. */
   cancel?: CancelRouteDeps;
+  /** Categories, preferences and the one-click unsubscribe links (docs/preferences.md); without it none is served. */
+  consent?: { settings: ConsentSettings; optOuts: OptOutStore; secrets: readonly UnsubscribeSecret[]; onChange?: OptOutListener };
 }
 
 /** The HTTP application, separate from listen() so tests drive it with supertest. */
@@ -73,7 +79,16 @@ export function createApp(deps: AppDeps): Express {
   // Authenticated per provider by its own secret (not a tenant key): mounted before the tenant routes.
   if (deps.providerEvents) app.use('/v1/providers', providerEventsRouter({ ...deps.providerEvents, bodyLimit: deps.bodyLimit }));
   const suppressions = deps.providerEvents ? { suppressions: deps.providerEvents.receipts } : {};
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions }));
+  if (deps.consent) {
+    const { settings, optOuts, onChange } = deps.consent;
+    const listener = onChange ? { onChange } : {};
+    // Public like the health checks: a mailbox provider holds no key. The token is the credential.
+    app.use('/u', unsubscribeRouter({ optOuts, secrets: deps.consent.secrets, ...listener }));
+    app.use('/v1/categories', tenant, json, categoriesRouter({ settings }));
+    app.use('/v1/recipients', tenant, json, preferencesRouter({ settings, optOuts, ...listener }));
+  }
+  const smsIndex = deps.consent ? { onSmsNumber: deps.consent.optOuts.indexSmsNumber.bind(deps.consent.optOuts) } : {};
+  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions, ...smsIndex }));
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

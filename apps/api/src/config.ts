@@ -14,6 +14,8 @@ import {
   toProviderRoutes,
   toRedisTarget,
   type EnvRenames,
+  consentEnvShape,
+  toConsentConfig,
 } from '@notify/runtime';
 import { loadProviderIdentities } from '@notify/providers';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
@@ -163,6 +165,7 @@ export const apiEnvShape = {
   /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
+  ...consentEnvShape,
   ...apiOwnEnvShape,
 };
 
@@ -224,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,
+    consent: toConsentConfig(c, c.NODE_ENV === 'production'),
     tracking: loadTrackingConfig(env),
     webhooks: toWebhookConfig(c),
     providerEvents: { secrets: c.PROVIDER_EVENT_SECRETS, suppressionTtlSeconds: c.PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS },

@@ -26,6 +26,8 @@ import {
   toProvidersConfig,
   toRedisTarget,
   type EnvRenames,
+  consentEnvShape,
+  toConsentConfig,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
@@ -159,6 +161,7 @@ export const workerEnvShape = {
   ...historyEnvShape,
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
+  ...consentEnvShape,
   ...workerOwnEnvShape,
 };
 const schema = z.object(workerEnvShape);
@@ -235,5 +238,6 @@ export function loadConfig(env: Record<string, string | undefined>) {
     requireDurableRedis: c.REQUIRE_DURABLE_REDIS ?? c.NODE_ENV === 'production',
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,
+    consent: toConsentConfig(c, c.NODE_ENV === 'production'),
   };
 }

@@ -16,6 +16,7 @@ import {
   ChannelWorkers,
   IntakeSweeper,
   createBreakerGate,
+  createConsentServices,
   createStepProcessor,
   createWriteCoalescer,
   NO_COALESCING,
@@ -93,6 +94,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     events: webhooks.publisher.stepEvents(),
     receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
     coalesce,
+    consent: createConsentServices(redis, config.consent, config.partitions),
   });
   const historyStore =
     config.history.enabled && config.archiver.enabled

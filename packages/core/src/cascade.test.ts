@@ -118,4 +118,12 @@ describe('nextCascadeStep', () => {
     expect(nextCascadeStep(all, [], 3, () => 'breaker-open')).toMatchObject({ kind: 'wait' });
     expect(nextCascadeStep(all, [], 3, () => 'suppressed')).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });
+
+  it('ends a notification whose every channel is opted out, and never waits for an opt-out to lift', () => {
+    expect(nextCascadeStep(all, [], 3, () => 'opted-out')).toEqual({ kind: 'give-up', reason: 'all-channels-opted-out' });
+    const mixed = (c: Channel) => (c === 'email' ? ('suppressed' as const) : ('opted-out' as const));
+    expect(nextCascadeStep(all, [], 3, mixed)).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
+    const emailOut = (c: Channel) => (c === 'email' ? ('opted-out' as const) : undefined);
+    expect(nextCascadeStep(['email', 'sms'], [], 3, emailOut)).toEqual({ kind: 'send', channel: 'sms', skipped: [{ channel: 'email', reason: 'opted-out' }] });
+  });
 });

@@ -33,6 +33,11 @@ export const ERROR_CATALOG = {
   },
   RECIPIENT_NOT_FOUND: { httpStatus: 422, retryable: false, summary: 'The request names a stored recipient (`recipient.id` only) that does not exist.' },
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
+  UNSUBSCRIBE_LINK_INVALID: {
+    httpStatus: 400,
+    retryable: false,
+    summary: 'A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured.',
+  },
   TOO_MANY_ATTEMPTS: {
     httpStatus: 429,
     retryable: true,

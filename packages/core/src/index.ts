@@ -17,3 +17,5 @@ export * from './formatting/push';
 export * from './formatting/email';
 export * from './formatting/render';
 export * from './random';
+export * from './consent';
+export * from './unsubscribe-token';

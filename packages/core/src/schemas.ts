@@ -170,6 +170,11 @@ export const notificationRequestSchema = z.strictObject({
   /** When it is no use any more (docs/scheduling.md, Cancel and expiry): at most one of the two. */
   expiresAt: expiresAtSchema.optional(),
   ttlSeconds: ttlSecondsSchema.optional(),
+  /** The tenant's category (docs/preferences.md); none: the default category. */
+  category: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of letters, digits and . _ -')
+    .optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

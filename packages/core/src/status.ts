@@ -103,7 +103,8 @@ export interface SkipRecord {
   at: number;
 }
 
-export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure'] as const;
+/** `opted-out`: the recipient opted out of the channel for the notification's category (docs/preferences.md). Append-only (history codes). */
+export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure', 'opted-out'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface NotificationView {

@@ -43,6 +43,7 @@ export const KNOWN_FAILURE_REASONS = [
   'no channel available before the maximum age',
   CANCELED_REASON,
   EXPIRED_REASON,
+  'all-channels-opted-out',
 ] as const;
 /** reason column: 0 none, 1..n a known reason, OTHER_REASON the text is in the detail blob. */
 export const OTHER_REASON = 32767;

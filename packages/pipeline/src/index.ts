@@ -27,3 +27,6 @@ export * from './step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
 export * from './write-coalescer';
+export * from './consent/consent-settings';
+export * from './consent/opt-out-store';
+export * from './consent/consent-services';

@@ -20,6 +20,9 @@ export interface StepJobData {
    * past it (schedule-next-step). The record's own field is what begin-attempt checks.
    */
   expiresAt?: number;
+  /** The notification's category when opt-outs apply to it (not a required one), and its tenant (docs/preferences.md). */
+  category?: string;
+  tenant?: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { StepJobData } from './job-data';
 import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS } from './receipts/keys';
 import { recordHandle } from './step/record-handle';
 import { resume as resumeStep } from './step/resume';
-import type { StepContext, StepCoreServices, StepServices } from './step/step-context';
+import type { StepConsent, StepContext, StepCoreServices, StepServices } from './step/step-context';
 import { createStepEvents, type StepEvents } from './step/step-events';
 import { runStages, STEP_STAGES } from './step/step-stages';
 import { subscribeMetrics, subscribeWebhooks, type StepEventPublisher } from './step/step-subscribers';
@@ -35,6 +35,8 @@ export interface StepProcessorDeps extends StepCoreServices {
   events?: StepEventPublisher;
   /** RECEIPT_INDEX_TTL_SECONDS: how long a provider message id finds its notification (docs/provider-events.md); default 30 days. */
   receiptIndexTtlSeconds?: number;
+  /** Categories and opt-outs (docs/preferences.md): the opted-out stage and the e-mail's one-click unsubscribe. */
+  consent?: StepConsent;
   /**
    * Called before the processor's own Redis commands (the webhook hook's reads, the record reads
    * of a cascade, step job adds): joins the socket writes of one event-loop turn (write-coalescer.ts).
@@ -73,6 +75,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     coalesce,
     events,
     receiptIndexTtlSeconds: deps.receiptIndexTtlSeconds ?? DEFAULT_RECEIPT_INDEX_TTL_SECONDS,
+    ...(deps.consent ? { consent: deps.consent } : {}),
   };
   const stages = deps.stages ?? STEP_STAGES;
   const contextOf = (data: StepJobData, run: StepRun): StepContext => ({ data, run, record: recordHandle(data.id, deps.queues.partitions) });

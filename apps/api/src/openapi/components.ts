@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchRequestSchema, notificationRequestSchema, recipientProfileSchema } from '@notify/core';
+import { batchRequestSchema, categorySchema, notificationRequestSchema, optOutPreferencesSchema, recipientProfileSchema } from '@notify/core';
 import { webhookEndpointRequestSchema } from '@notify/webhooks';
 import {
   acceptedResponseSchema,
@@ -47,6 +47,11 @@ export const NAMED_SCHEMAS = {
   WebhookRetry: webhookRetrySchema,
   ProviderEvent: genericProviderEventSchema,
   ProviderEventResult: providerEventResultSchema,
+  Category: categorySchema,
+  CategoryView: categorySchema.extend({ id: z.string() }),
+  CategoryList: z.object({ categories: z.array(categorySchema.extend({ id: z.string() })) }),
+  OptOutPreferences: optOutPreferencesSchema,
+  Preferences: optOutPreferencesSchema.extend({ id: z.string() }),
 } as const;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -59,6 +64,8 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     recipient: { id: 'user-7', addresses: { push: 'tok-7', sms: '+905551112233', email: 'u7@example.com' }, preferences: ['push', 'sms', 'email'] },
     content: { title: 'Kargonuz yolda', body: 'Siparişiniz kargoya verildi.' },
   },
+  Category: { name: 'Campaigns', required: false, channels: ['email', 'push'] },
+  OptOutPreferences: { channels: { sms: false }, categories: { campaigns: { email: false } } },
   RecipientProfile: { addresses: { sms: '+905551112233', email: 'u7@example.com' }, preferences: ['sms', 'email'] },
   WebhookEndpointRequest: { url: 'https://hooks.example.com/notify', events: ['notification.delivered', 'notification.failed'], description: 'order updates' },
   ProviderEvent: { eventId: 'evt-9f2c', type: 'bounced', bounceType: 'hard', providerMessageId: '0100018c-ses-id', detail: 'smtp; 550 5.1.1 user unknown' },

@@ -1,3 +1,4 @@
+import { CONSENT_OPERATIONS } from './consent-operations';
 import { NOTIFICATION_OPERATIONS } from './notification-operations';
 import type { Operation } from './operation';
 import { OPERATOR_OPERATIONS } from './operator-operations';
@@ -14,6 +15,7 @@ export type { Operation, QueryParameter } from './operation';
  */
 export const OPERATIONS: readonly Operation[] = [
   ...NOTIFICATION_OPERATIONS,
+  ...CONSENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...PROVIDER_EVENT_OPERATIONS,
   ...TRACKING_OPERATIONS,

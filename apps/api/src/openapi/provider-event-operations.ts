@@ -24,6 +24,7 @@ export const PROVIDER_EVENT_OPERATIONS: readonly Operation[] = [
       'Authenticated per provider by its shared secret (PROVIDER_EVENT_SECRETS; `Authorization: Bearer <secret>`, or Basic with the secret as password), or for a status callback by its X-Twilio-Signature keyed with that secret; not a tenant key. ' +
       'SNS message signatures are verified (certificates from SNS_SIGNING_CERT_HOSTS only). An event changes only an attempt made by that provider on its channel. ' +
       'Takes the generic JSON shape, SNS-style notifications (also as text/plain) and HTTP SMS status callbacks (form-encoded MessageSid/MessageStatus). ' +
+      'An inbound SMS (MessageSid/From/Body) saying STOP opts the stored profiles with that number out of SMS (docs/preferences.md). ' +
       'Idempotent by (provider, notification, event id). An unknown provider is a 404, a wrong secret a 401, a bad body a 400 naming the field. See docs/provider-events.md.',
     ok: {
       200: { description: 'applied, duplicate or ignored.', schema: 'ProviderEventResult' },

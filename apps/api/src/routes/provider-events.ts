@@ -3,6 +3,7 @@ import express, { Router, type Request } from 'express';
 import { NotifyError } from '@notify/core';
 import type { ReceiptService } from '@notify/pipeline';
 import { toProviderEvent } from './provider-events/event-shapes';
+import { isInboundSms, stopSender } from './provider-events/sms-stop';
 import type { SnsSignatureVerifier } from './provider-events/sns-signature';
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from './provider-events/twilio-signature';
 
@@ -50,6 +51,8 @@ export interface ProviderEventsDeps {
   secrets: ProviderEventSecrets;
   bodyLimit: number;
   sns: Pick<SnsSignatureVerifier, 'verify'>;
+  /** An inbound STOP from this number (docs/preferences.md); absent: inbound messages are ignored. */
+  smsStop?: (phone: string) => Promise<void>;
 }
 
 /**
@@ -121,6 +124,12 @@ export function providerEventsRouter(deps: ProviderEventsDeps): Router {
       const provider = String(req.params.provider);
       const { shape, body } = parsedBody(req);
       await authenticate(req, provider, deps.secrets.get(provider) as string, shape, body, deps);
+      if (shape === 'form' && isInboundSms(body)) {
+        const phone = stopSender(body);
+        if (phone !== undefined && deps.smsStop) await deps.smsStop(phone);
+        res.status(200).json({ status: phone !== undefined && deps.smsStop ? 'applied' : 'ignored' });
+        return;
+      }
       const event = toProviderEvent(provider, body, shape);
       if (event === 'ignored') {
         res.status(200).json({ status: 'ignored' });

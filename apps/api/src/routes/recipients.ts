@@ -4,7 +4,8 @@ import type { RecipientStore } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
-function recipientId(raw: unknown): string {
+/** A recipient id from a path, or a 400 naming `id`. */
+export function recipientId(raw: unknown): string {
   const id = String(raw);
   if (id.length === 0 || id.length > LIMITS.recipientIdLength || !ID_PATTERN.test(id)) {
     throw new NotifyError('VALIDATION_FAILED', 'invalid recipient id', {
@@ -24,6 +25,8 @@ export function recipientsRouter(deps: {
   maxListLimit?: number;
   /** The suppression lift (docs/provider-events.md); without it every lift answers 404. */
   suppressions?: { liftSuppression(tenant: string, recipientId: string, channel: Channel): Promise<boolean> };
+  /** Remembers a stored SMS number, so an inbound STOP finds the recipient (docs/preferences.md). */
+  onSmsNumber?: (tenant: string, recipientId: string, phone: string) => Promise<void>;
 }): Router {
   const router = Router();
   const history = deps.history ?? disabledHistory();
@@ -39,6 +42,7 @@ export function recipientsRouter(deps: {
       });
     }
     const created = await deps.recipients.put(res.locals.tenant as string, id, profile);
+    if (profile.addresses.sms) await deps.onSmsNumber?.(res.locals.tenant as string, id, profile.addresses.sms);
     res.status(created ? 201 : 200).json({ id, ...profile });
   });
 

@@ -3,6 +3,17 @@ import { EMAIL_MESSAGE_LIMIT_BYTES } from '../limits';
 export interface EmailMessage {
   subject: string;
   text: string;
+  /** The one-click unsubscribe link (an e-mail of a non-required category); see unsubscribeHeaders. */
+  unsubscribeUrl?: string;
+}
+
+/**
+ * RFC 2369's List-Unsubscribe and RFC 8058's one-click marker: a mailbox provider POSTs
+ * `List-Unsubscribe=One-Click` to the URL. Empty without a link.
+ */
+export function unsubscribeHeaders(message: EmailMessage): Record<string, string> {
+  if (!message.unsubscribeUrl) return {};
+  return { 'List-Unsubscribe': `<${message.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 /** Bytes of an e-mail as it travels to the provider (the JSON of subject and text). */

@@ -2,6 +2,8 @@ import type { Channel, NotificationRequest, NotificationStatus } from '@notify/c
 import type { PipelineMetrics } from '@notify/metrics';
 import type { ChannelGate } from '../channel-gate';
 import type { ChannelQueues } from '../channel-queues';
+import type { ConsentSettings } from '../consent/consent-settings';
+import type { StepJobData } from '../job-data';
 import type { RecipientStore } from '../recipient-store';
 import type { ReplicaWaiter } from '../replica-wait';
 import type { IntakeArgs, Scripts } from '../scripts';
@@ -29,6 +31,8 @@ export interface IntakeDeps {
    * subscriptions, FCM device tokens). Absent: every address is carriable (the simulators).
    */
   carriable?: (channel: Channel, address: string) => boolean;
+  /** The tenants' categories (docs/preferences.md); absent: a notification's category is not checked. */
+  consent?: Pick<ConsentSettings, 'category'>;
 }
 
 export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };
@@ -46,4 +50,6 @@ export interface BatchItemResult {
 export interface PreparedIntake {
   request: NotificationRequest;
   args: IntakeArgs;
+  /** What the step jobs carry of the category (nothing for a required one). */
+  job?: Pick<StepJobData, 'category' | 'tenant'>;
 }

@@ -13,6 +13,7 @@ import {
 } from '@notify/core';
 import type { IntakeArgs } from '../scripts';
 import type { IntakeDeps, PreparedIntake } from './intake-types';
+import { applyCategory } from './intake-category';
 import { recipientAddresses } from './recipient-addresses';
 
 /**
@@ -23,12 +24,13 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
   const now = (deps.now ?? Date.now)();
   const expiresAt = expiresAtOf(request, now);
   const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
-  const plan = planCascade(preferences, addresses);
-  if (plan.length === 0) {
+  const planned = planCascade(preferences, addresses);
+  if (planned.length === 0) {
     throw new NotifyError('NO_DELIVERABLE_CHANNEL', 'the recipient has no address on any channel (push, sms, email)', {
       details: [{ field: 'recipient.addresses', reason: 'must hold at least one of push, sms, email' }],
     });
   }
+  const { plan, job } = await applyCategory(deps, tenant, request, planned);
   const unavailable = (c: Channel): SkipReason | undefined => (open.has(c) ? 'breaker-open' : undefined);
   const first = nextCascadeStep(plan, [], deps.config.budget, unavailable);
   const firstChannel = first.kind === 'send' ? first.channel : (plan[0] as Channel);
@@ -53,5 +55,5 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     skips,
     ...(expiresAt !== undefined ? { expiresAt } : {}),
   };
-  return { request, args };
+  return { request, args, job };
 }

@@ -8,7 +8,7 @@ import type { IntakeDeps, IntakeResult, PreparedIntake } from './intake-types';
  */
 export async function reserveIntake(
   deps: Pick<IntakeDeps, 'scripts' | 'metrics'>,
-  { request, args }: PreparedIntake,
+  { request, args, job: extra }: PreparedIntake,
 ): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
   const reply = await deps.scripts.intake(args);
   const job = (c: Channel): StepJobData => ({
@@ -18,6 +18,7 @@ export async function reserveIntake(
     step: 1,
     channel: c,
     ...(args.expiresAt !== undefined ? { expiresAt: args.expiresAt } : {}),
+    ...extra,
   });
   switch (reply.code) {
     case 'created':

@@ -32,8 +32,10 @@ export function decideCascade(
 ): CascadeDecision {
   const plan = JSON.parse(fields.plan ?? '[]') as Channel[];
   const attempts = recordAttempts(fields).map((a) => ({ channel: a.channel, outcome: a.outcome, spent: a.spent }));
-  const suppressed = new Set([...parseSkips(fields.skips), ...newSkips].filter((s) => s.reason === 'suppressed').map((s) => s.channel));
-  const unavailable = (c: Channel): SkipReason | undefined => (suppressed.has(c) ? 'suppressed' : open.has(c) ? 'breaker-open' : undefined);
+  // Suppressions and opt-outs hold for the rest of the notification; a breaker is asked anew.
+  const closed = new Map<Channel, SkipReason>();
+  for (const s of [...parseSkips(fields.skips), ...newSkips]) if (s.reason === 'suppressed' || s.reason === 'opted-out') closed.set(s.channel, s.reason);
+  const unavailable = (c: Channel): SkipReason | undefined => closed.get(c) ?? (open.has(c) ? 'breaker-open' : undefined);
 
   const decision = nextCascadeStep(plan, attempts, config.budget, unavailable);
   const found: Skip[] = [];

@@ -6,6 +6,8 @@ import type { RedisClient } from '@notify/runtime';
 import type { CascadeConfig } from '../cascade-config';
 import type { ChannelGate, GateTicket } from '../channel-gate';
 import type { ChannelQueues } from '../channel-queues';
+import type { ConsentSettings } from '../consent/consent-settings';
+import type { OptOutStore } from '../consent/opt-out-store';
 import type { StepJobData } from '../job-data';
 import type { Scripts } from '../scripts';
 import type { WriteCoalescer } from '../write-coalescer';
@@ -34,6 +36,16 @@ export interface StepServices extends StepCoreServices {
   coalesce: WriteCoalescer;
   events: StepEvents;
   receiptIndexTtlSeconds: number;
+  /** Categories and opt-outs (the opted-out stage, the unsubscribe header); absent: none apply. */
+  consent?: StepConsent;
+}
+
+/** What the step path needs of consent: the settings cache, the opt-outs, and the one-click link of an e-mail. */
+export interface StepConsent {
+  settings: ConsentSettings;
+  optOuts: OptOutStore;
+  /** The List-Unsubscribe URL of an e-mail of a non-required category; absent: none is added. */
+  unsubscribeUrl?: (to: { tenant: string; rh: string; category: string; channel: Channel }) => string;
 }
 
 /** What begin-attempt read from the record for the call. */

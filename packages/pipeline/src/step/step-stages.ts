@@ -4,6 +4,7 @@ import { cascadeStage } from './cascade-stage';
 import { deferStep } from './defer-step';
 import { endReadingRecord } from './end-notification';
 import { finishAttemptStage } from './finish-attempt-stage';
+import { optedOutStage } from './opted-out-stage';
 import { providerCallStage } from './provider-call-stage';
 import { renderStage } from './render-stage';
 import type { StepStage } from './stage';
@@ -16,6 +17,7 @@ import { unknownOutcomeStage } from './unknown-outcome-stage';
  * answers `defer` or `end`) goes before begin-attempt, where nothing is open yet.
  */
 export const STEP_STAGES: readonly StepStage[] = [
+  optedOutStage,
   breakerGateStage,
   beginAttemptStage,
   renderStage,

@@ -1,5 +1,5 @@
 import { createTransport, type SendMailOptions } from 'nodemailer';
-import type { Channel } from '@notify/core';
+import { unsubscribeHeaders, type Channel } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { fromAddress, parseSmtpUrl, smtpProviderConfigSchema, type SmtpProviderConfig, type SmtpProviderConfigInput } from './config';
 import { classifySmtpFailure } from './smtp-outcome';
@@ -119,6 +119,7 @@ export class SmtpAdapter implements ProviderAdapter {
         messageId,
         // X-Priority / Importance for urgent notifications; reminders go out as normal mail.
         priority: request.priority === 'urgent' ? 'high' : 'normal',
+        headers: unsubscribeHeaders(request.message.email),
         [PROGRESS_KEY]: progress,
       } as SendMailOptions);
       const reply = (info as { response?: unknown } | undefined)?.response;
