@@ -12,6 +12,8 @@ import {
   toHttpServerLimits,
   toProviderKinds,
   toProviderRoutes,
+  tenantsEnvShape,
+  loadTenantSettings,
   toRedisTarget,
   type EnvRenames,
 } from '@notify/runtime';
@@ -162,6 +164,7 @@ export const apiEnvShape = {
   ...historyEnvShape,
   /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
+  ...tenantsEnvShape,
   ...webhookEnvShape,
   ...apiOwnEnvShape,
 };
@@ -217,6 +220,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Who may send provider events: each provider's channel and whether its message ids are idempotency keys. */
     providerIdentities: loadProviderIdentities(c.PROVIDERS_FILE),
     snsCertHosts: c.SNS_SIGNING_CERT_HOSTS,
+    /** TENANTS_FILE: each tenant's defaults (time zone, quiet hours), by name. */
+    tenantSettings: loadTenantSettings(c.TENANTS_FILE),
     /** Bytes. */
     bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),

@@ -92,6 +92,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     logger: logger.child({ component: 'step' }),
     events: webhooks.publisher.stepEvents(),
     receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
+    quietHoursSpreadMs: config.quietHoursSpreadMs,
     coalesce,
   });
   const historyStore =

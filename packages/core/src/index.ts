@@ -16,3 +16,6 @@ export * from './formatting/push';
 export * from './formatting/email';
 export * from './formatting/render';
 export * from './random';
+export * from './time/zoned-time';
+export * from './time/quiet-hours';
+export * from './tenant-settings';

@@ -102,6 +102,13 @@ export interface SkipRecord {
 export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/** A step held back before it started (a stage's defer, e.g. `quiet-hours`): why, from when, until when (the record keeps the newest few). */
+export interface WaitRecord {
+  reason: string;
+  at: number;
+  until: number;
+}
+
 export interface NotificationView {
   id: string;
   eventId: string;
@@ -117,4 +124,6 @@ export interface NotificationView {
   failureReason?: string;
   attempts: AttemptRecord[];
   skips: SkipRecord[];
+  /** Present once a step waited (quiet hours): the newest waits, oldest first. */
+  waits?: WaitRecord[];
 }

@@ -1,4 +1,4 @@
-import type { Channel, Priority } from '@notify/core';
+import type { Channel, Priority, QuietRule } from '@notify/core';
 
 /**
  * A channel job is only a pointer: the record in Redis holds the content and the state, so a
@@ -15,6 +15,12 @@ export interface StepJobData {
   channel: Channel;
   /** A reconciliation only: the provider that made the unknown call and holds its idempotency key. */
   provider?: string;
+  /**
+   * The quiet hours this notification waits out (decided at intake: a reminder, or an urgent
+   * one with respectQuietHours, whose request, profile or tenant sets a window). Absent for the
+   * rest, so the quiet-hours stage costs them nothing; copied to every later step.
+   */
+  quiet?: QuietRule;
 }
 
 /**

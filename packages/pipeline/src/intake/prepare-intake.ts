@@ -6,6 +6,7 @@ import {
   payloadFingerprint,
   planCascade,
   recipientHash,
+  resolveQuietRule,
   type Channel,
   type NotificationRequest,
   type SkipReason,
@@ -20,7 +21,7 @@ import { recipientAddresses } from './recipient-addresses';
  */
 export async function prepareIntake(deps: IntakeDeps, tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
-  const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
+  const { addresses, preferences, profile } = await recipientAddresses(deps, tenant, request);
   const plan = planCascade(preferences, addresses);
   if (plan.length === 0) {
     throw new NotifyError('NO_DELIVERABLE_CHANNEL', 'the recipient has no address on any channel (push, sms, email)', {
@@ -50,5 +51,9 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
   };
+  // Decided once here: the worker's quiet-hours stage reads the rule from the job, never a profile.
+  const waitsQuietHours = request.priority === 'reminder' || request.respectQuietHours === true;
+  const quiet = waitsQuietHours ? resolveQuietRule([request.recipient, profile, deps.tenantSettings?.(tenant)]) : undefined;
+  if (quiet) args.quiet = quiet;
   return { request, args };
 }

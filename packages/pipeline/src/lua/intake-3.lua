@@ -14,6 +14,7 @@
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
   ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
   ARGV[16] idempotency window (s)   ARGV[17] idempotency bucket key prefix
+  ARGV[18] quiet hours the notification waits out (JSON), or '' for none
 
   Returns { code, detail... }
     0 created     { 0 }: status 'accepted'
@@ -45,6 +46,7 @@ redis.call('HSET', KEYS[1],
   'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
+if ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[18]) end
 redis.call('EXPIRE', KEYS[1], ARGV[13])
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
 return { 0 }

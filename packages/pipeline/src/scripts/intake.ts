@@ -6,6 +6,7 @@ import {
   type Channel,
   type NotificationStatus,
   type Priority,
+  type QuietRule,
 } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
@@ -32,6 +33,8 @@ export interface IntakeArgs {
   /** How far back archived notifications' compact entries are looked up (default recordTtlSeconds). */
   idempotencyWindowSeconds?: number;
   skips: readonly unknown[];
+  /** The quiet hours the notification waits out (kept in the record, so a step re-added from it keeps them). */
+  quiet?: QuietRule;
 }
 
 export type IntakeReply =
@@ -63,6 +66,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     JSON.stringify(a.addressHashes),
     a.idempotencyWindowSeconds ?? a.recordTtlSeconds,
     idempotencyBucketPrefix(partition),
+    a.quiet ? JSON.stringify(a.quiet) : '',
   );
   const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };

@@ -5,7 +5,8 @@ import type { StepResult } from './step-types';
 /**
  * A stage's `defer`: the step runs again at `untilMs` on the same channel, as a fresh step (its
  * job id is new, so the running job's own id does not swallow the add), the way a step waiting
- * out an outage re-checks. Nothing was called, so nothing is spent.
+ * out an outage re-checks. Nothing was called, so nothing is spent. The record keeps the wait
+ * (why, from when, until when): the status shows it.
  */
 export async function deferStep(ctx: StepContext, s: StepServices, untilMs: number, reason: string): Promise<StepResult> {
   const { data } = ctx;
@@ -17,6 +18,7 @@ export async function deferStep(ctx: StepContext, s: StepServices, untilMs: numb
     delayMs: Math.max(1, untilMs - s.now()),
     provider: data.provider,
     skips: [],
+    wait: { reason, at: s.now(), until: untilMs },
   });
   return { action: 'deferred', untilMs, reason };
 }

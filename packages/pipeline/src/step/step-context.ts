@@ -34,6 +34,8 @@ export interface StepServices extends StepCoreServices {
   coalesce: WriteCoalescer;
   events: StepEvents;
   receiptIndexTtlSeconds: number;
+  /** QUIET_HOURS_SPREAD_SECONDS in ms: releases at the end of quiet hours spread over this much. */
+  quietHoursSpreadMs: number;
 }
 
 /** What begin-attempt read from the record for the call. */

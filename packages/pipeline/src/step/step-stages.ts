@@ -5,6 +5,7 @@ import { deferStep } from './defer-step';
 import { endReadingRecord } from './end-notification';
 import { finishAttemptStage } from './finish-attempt-stage';
 import { providerCallStage } from './provider-call-stage';
+import { quietHoursStage } from './quiet-hours-stage';
 import { renderStage } from './render-stage';
 import type { StepStage } from './stage';
 import { releaseTicket, type StepContext, type StepServices } from './step-context';
@@ -16,6 +17,7 @@ import { unknownOutcomeStage } from './unknown-outcome-stage';
  * answers `defer` or `end`) goes before begin-attempt, where nothing is open yet.
  */
 export const STEP_STAGES: readonly StepStage[] = [
+  quietHoursStage,
   breakerGateStage,
   beginAttemptStage,
   renderStage,
