@@ -16,7 +16,9 @@ describe('TENANTS_FILE', () => {
 
   it('names the tenant and the field of every problem', () => {
     expect(() => parseTenantsFile(JSON.stringify({ 'tenant-a': { timeZone: 'Europe/Nowhere' } }))).toThrow(/tenant-a\.timeZone: must be an IANA time zone/);
-    expect(() => parseTenantsFile(JSON.stringify({ 'tenant-a': { quietHours: { start: '22:00', end: '22:00' } } }))).toThrow(/tenant-a\.quietHours\.end: must differ/);
+    expect(() => parseTenantsFile(JSON.stringify({ 'tenant-a': { quietHours: { start: '22:00', end: '22:00' } } }))).toThrow(
+      /tenant-a\.quietHours\.end: must differ/,
+    );
     expect(() => parseTenantsFile(JSON.stringify({ 'tenant-a': { quietHour: {} } }))).toThrow(/tenant-a: .*quietHour/);
     expect(() => parseTenantsFile('{')).toThrow(/TENANTS_FILE is not valid JSON/);
     expect(() => loadTenantSettings('/nonexistent/tenants.json')).toThrow(/TENANTS_FILE cannot be read \(ENOENT\)/);

@@ -86,7 +86,10 @@ it('holds reminders (profile, request and tenant default) and urgent ones that a
         content,
       }),
     },
-    { key: OTHER_TENANT_KEY, id: await post(OTHER_TENANT_KEY, { eventId: 'qh-tenant', priority: 'reminder', recipient: { id: 'r3', addresses: email }, content }) },
+    {
+      key: OTHER_TENANT_KEY,
+      id: await post(OTHER_TENANT_KEY, { eventId: 'qh-tenant', priority: 'reminder', recipient: { id: 'r3', addresses: email }, content }),
+    },
   ];
   const urgent = await post(TEST_API_KEY, {
     eventId: 'qh-urgent',

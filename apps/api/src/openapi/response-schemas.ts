@@ -111,9 +111,17 @@ export const notificationViewSchema = z
     attempts: z.array(attemptSchema),
     skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
     waits: z
-      .array(z.strictObject({ reason: z.string().describe('`quiet-hours`'), at: z.number(), until: z.number().describe('When the step may start (ms since the epoch).') }))
+      .array(
+        z.strictObject({
+          reason: z.string().describe('`quiet-hours`'),
+          at: z.number(),
+          until: z.number().describe('When the step may start (ms since the epoch).'),
+        }),
+      )
       .optional()
-      .describe("Steps held back before they started (the recipient's quiet hours), the newest few, oldest first; while the latest is ahead the status is retry-scheduled."),
+      .describe(
+        "Steps held back before they started (the recipient's quiet hours), the newest few, oldest first; while the latest is ahead the status is retry-scheduled.",
+      ),
   })
   .describe('Addresses and content are never returned.');
 

@@ -30,7 +30,9 @@ describe('time zone and quiet hours as input', () => {
 
   it('refuses an unknown time zone, naming the field', () => {
     for (const timeZone of ['Mars/Olympus_Mons', 'Europe/Berlinn', '+01:00', '', 'Europe/../etc']) {
-      expect(detailsOf(notificationRequestSchema, request({ timeZone }))).toEqual([{ field: 'recipient.timeZone', reason: expect.stringContaining('IANA time zone') }]);
+      expect(detailsOf(notificationRequestSchema, request({ timeZone }))).toEqual([
+        { field: 'recipient.timeZone', reason: expect.stringContaining('IANA time zone') },
+      ]);
     }
     expect(detailsOf(recipientProfileSchema, { addresses: { email: 'a@example.com' }, timeZone: 'Nowhere/City' })).toEqual([
       { field: 'timeZone', reason: expect.stringContaining('IANA') },
@@ -44,6 +46,8 @@ describe('time zone and quiet hours as input', () => {
     expect(quiet({ start: '22:00', end: '22:00' })).toEqual([{ field: 'recipient.quietHours.end', reason: expect.stringContaining('differ') }]);
     expect(quiet({ start: '22:00' })).toEqual([{ field: 'recipient.quietHours.end', reason: expect.any(String) }]);
     expect(quiet('22:00-08:00')).toEqual([{ field: 'recipient.quietHours', reason: expect.any(String) }]);
-    expect(detailsOf(notificationRequestSchema, request({}, { respectQuietHours: 'yes' }))).toEqual([{ field: 'respectQuietHours', reason: expect.any(String) }]);
+    expect(detailsOf(notificationRequestSchema, request({}, { respectQuietHours: 'yes' }))).toEqual([
+      { field: 'respectQuietHours', reason: expect.any(String) },
+    ]);
   });
 });

@@ -61,7 +61,12 @@ export function isKnownTimeZone(timeZone: string): boolean {
 
 export function wallClock(ms: number, timeZone: string): WallClock {
   const local = new Date(ms + offsetAt(ms, timeZone));
-  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(), minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes() };
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes(),
+  };
 }
 
 /**
@@ -89,7 +94,7 @@ export function offsetAt(ms: number, timeZone: string): number {
 
 function formattedOffset(ms: number, timeZone: string): number {
   const f = fields(ms, timeZone);
-  const local = Date.UTC(f.year as number, (f.month as number) - 1, f.day as number, (f.hour as number) % 24, f.minute as number, f.second as number);
+  const local = Date.UTC(f.year as number, (f.month as number) - 1, f.day, (f.hour as number) % 24, f.minute, f.second);
   return local - ms;
 }
 

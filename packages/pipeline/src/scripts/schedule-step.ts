@@ -21,6 +21,15 @@ export type ScheduleStepReply = { code: keyof typeof SCHEDULE_STEP_CODES };
 
 /** `partition`: the id's partition (set by loadScripts). */
 export async function callScheduleStep(command: LuaCommand, a: ScheduleStepArgs, partition = 0): Promise<ScheduleStepReply> {
-  const reply = await command(notificationKey(a.id, partition), a.fromStep, a.fromStep + 1, a.channel, a.kind, JSON.stringify(a.skips), a.status, a.wait ? JSON.stringify(a.wait) : '');
+  const reply = await command(
+    notificationKey(a.id, partition),
+    a.fromStep,
+    a.fromStep + 1,
+    a.channel,
+    a.kind,
+    JSON.stringify(a.skips),
+    a.status,
+    a.wait ? JSON.stringify(a.wait) : '',
+  );
   return { code: decodeReply('schedule-step-1', SCHEDULE_STEP_CODES, reply).code };
 }
