@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import request from 'supertest';
-import type { NotificationView } from '@notify/core';
+import { pendingIntakeKey, type NotificationView } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../../harness/platform';
 
@@ -26,6 +27,7 @@ function nextWindowEnd(now: number): number {
 /** The workers' clock: real until the test moves it to just before the window ends. */
 let clockShiftMs = 0;
 let platform: TestPlatform;
+let redis: Redis | undefined;
 
 beforeAll(async () => {
   const tenantsFile = join(mkdtempSync(join(tmpdir(), 'tenants-')), 'tenants.json');
@@ -35,8 +37,10 @@ beforeAll(async () => {
     env: { TENANTS_FILE: tenantsFile, QUIET_HOURS_SPREAD_SECONDS: String(SPREAD_SECONDS) },
     workerNow: () => Date.now() + clockShiftMs,
   });
+  redis = new Redis(platform.redis.url);
 });
 afterAll(async () => {
+  redis?.disconnect();
   await platform?.stop();
 });
 
@@ -107,6 +111,8 @@ it('holds reminders (profile, request and tenant default) and urgent ones that a
     expect(wait?.reason).toBe('quiet-hours');
     expect(wait?.until).toBeGreaterThanOrEqual(windowEnd);
     expect(wait?.until).toBeLessThanOrEqual(windowEnd + SPREAD_SECONDS * 1_000);
+    // The intake sweeper leaves a waiting notification alone until its release.
+    expect(Number(await redis?.zscore(pendingIntakeKey(0), id))).toBe(wait?.until);
   }
 
   // Urgent without respectQuietHours, and a reminder of a tenant without defaults, are delivered without a wait.
