@@ -18,8 +18,11 @@ export const FAST_CASCADE_ENV = cascadeTimeEnv(TEST_TIME_SCALE);
 
 const logger = pino({ level: 'silent' });
 
-/** The apps, bound once for @notify/platform-kit's in-process assembly (the kit never imports an app). */
-const APP_PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
+/**
+ * The apps, bound for @notify/platform-kit's in-process assembly (the kit never imports an app);
+ * `workerNow`: the workers' step clock (default the real one).
+ */
+const appParts = (workerNow?: () => number): PlatformParts<RunningSimulators, RunningApi, RunningWorker> => ({
   startSimulators: (env) => startSimulators(loadSimConfig(env), logger),
   // Ready as a balancer sees it: after the start-up warm-up (/readyz says ready from then on).
   startApi: async (env, gate) => {
@@ -27,8 +30,8 @@ const APP_PARTS: PlatformParts<RunningSimulators, RunningApi, RunningWorker> = {
     await api.warmedUp;
     return api;
   },
-  startWorker: (env, gate) => startWorker(loadWorkerConfig(env), logger, gate ? { gate } : {}),
-};
+  startWorker: (env, gate) => startWorker(loadWorkerConfig(env), logger, { ...(gate ? { gate } : {}), ...(workerNow ? { now: workerNow } : {}) }),
+});
 
 export type TestPlatform = InProcessPlatform<RunningSimulators, RunningApi, RunningWorker>;
 
@@ -36,11 +39,12 @@ export type TestPlatform = InProcessPlatform<RunningSimulators, RunningApi, Runn
  * A private redis-server, the simulated providers, the api and `workerCount` workers in this
  * process (see startInProcessPlatform for the options: breaker gates per process, time scale).
  */
-export function startTestPlatform(options: Omit<InProcessOptions, 'apiKeys'> = {}): Promise<TestPlatform> {
-  return startInProcessPlatform(APP_PARTS, {
+export function startTestPlatform(options: Omit<InProcessOptions, 'apiKeys'> & { workerNow?: () => number } = {}): Promise<TestPlatform> {
+  const { workerNow, ...rest } = options;
+  return startInProcessPlatform(appParts(workerNow), {
     apiKeys: `${TEST_API_KEY}:tenant-a,${OTHER_TENANT_KEY}:tenant-b`,
     timeScale: TEST_TIME_SCALE,
-    ...options,
-    env: { ...LIGHT_WARMUP_ENV, ...options.env },
+    ...rest,
+    env: { ...LIGHT_WARMUP_ENV, ...rest.env },
   });
 }

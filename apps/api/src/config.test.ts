@@ -23,4 +23,9 @@ describe('api config', () => {
     const secret = 'Wm5cQ8tZ2vN7xK4bR1jH6pF9sL3dG0yE04';
     expect([...loadConfig({ PROVIDER_EVENT_SECRETS: ` email : ${secret} ` }).providerEvents.secrets]).toEqual([['email', secret]]);
   });
+
+  it('reads TENANTS_FILE at start and refuses one it cannot read, naming it', () => {
+    expect(loadConfig({}).tenantSettings('tenant-a')).toBeUndefined();
+    expect(() => loadConfig({ TENANTS_FILE: '/nonexistent/tenants.json' })).toThrow(/TENANTS_FILE cannot be read/);
+  });
 });

@@ -12,6 +12,8 @@ import {
   toHttpServerLimits,
   toProviderKinds,
   toProviderRoutes,
+  tenantsEnvShape,
+  loadTenantSettings,
   toRedisTarget,
   type EnvRenames,
   consentEnvShape,
@@ -41,6 +43,7 @@ const port = z.coerce.number().int().min(0).max(65_535);
 
 /** The variables only the api reads (the docs list them in its own section). */
 export const apiOwnEnvShape = {
+  ...tenantsEnvShape,
   API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
     description: 'Interface of the public port (`0.0.0.0` in a container).',
     mustSet: '`0.0.0.0` (or the interface your load balancer reaches)',
@@ -220,6 +223,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     /** Who may send provider events: each provider's channel and whether its message ids are idempotency keys. */
     providerIdentities: loadProviderIdentities(c.PROVIDERS_FILE),
     snsCertHosts: c.SNS_SIGNING_CERT_HOSTS,
+    /** TENANTS_FILE: each tenant's defaults (time zone, quiet hours), by name. */
+    tenantSettings: loadTenantSettings(c.TENANTS_FILE),
     /** Bytes. */
     bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),

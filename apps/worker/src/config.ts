@@ -6,6 +6,7 @@ import {
   DEFAULT_WORKER_LOCKS,
   breakerEnvShape,
   cascadeEnvShape,
+  quietHoursEnvShape,
   lanesEnv,
   stepBatchEnv,
   toBreakerConfig,
@@ -105,6 +106,7 @@ export const workerOwnEnvShape = {
     'A simulator call without an answer by then is an unknown outcome (reconciled, not retried elsewhere); the providers of `PROVIDERS_FILE` have their own `timeoutMs`.',
   ),
   ...cascadeEnvShape,
+  ...quietHoursEnvShape,
   CASCADE_BATCH_MAX: stepBatchEnv.max.describe("A cascade's later steps of one lane per BullMQ batch job at most; `1` = one `step` job per step."),
   CASCADE_BATCH_WINDOW_MS: stepBatchEnv.laterWindowMs.describe(
     "How long a cascade's next step waits for others of its lane and delay to share one (delayed) batch job, instead of one BullMQ job each; a step then starts at most this long after its own delay. `0` = one job per step.",
@@ -220,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     history: toHistoryConfig(c),
     webhooks: toWebhookConfig(c),
     receiptIndexTtlSeconds: c.RECEIPT_INDEX_TTL_SECONDS,
+    quietHoursSpreadMs: c.QUIET_HOURS_SPREAD_SECONDS * 1_000,
     archiver: {
       enabled: c.ARCHIVER_ENABLED,
       config: {

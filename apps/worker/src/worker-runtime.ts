@@ -38,8 +38,12 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** Starts the channel bulkheads named by `config.roles`, and a small HTTP server for /metrics and health. */
-export async function startWorker(config: WorkerConfig, logger: Logger, options: { gate?: ChannelGate } = {}): Promise<RunningWorker> {
+/**
+ * Starts the channel bulkheads named by `config.roles`, and a small HTTP server for /metrics and
+ * health. `now`: the step path's clock (default Date.now), so a test can stand at the end of a
+ * recipient's night without waiting for it.
+ */
+export async function startWorker(config: WorkerConfig, logger: Logger, options: { gate?: ChannelGate; now?: () => number } = {}): Promise<RunningWorker> {
   const redis = await connectRedis(config.redis, 'worker', { requireDurable: config.requireDurableRedis });
   await checkPartitionCount(redis, config.partitions).catch(async (error: unknown) => {
     redis.disconnect();
@@ -93,6 +97,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     logger: logger.child({ component: 'step' }),
     events: webhooks.publisher.stepEvents(),
     receiptIndexTtlSeconds: config.receiptIndexTtlSeconds,
+    quietHoursSpreadMs: config.quietHoursSpreadMs,
+    ...(options.now ? { now: options.now } : {}),
     coalesce,
     consent: createConsentServices(redis, config.consent, config.partitions),
   });

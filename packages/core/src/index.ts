@@ -19,3 +19,6 @@ export * from './formatting/render';
 export * from './random';
 export * from './consent';
 export * from './unsubscribe-token';
+export * from './time/zoned-time';
+export * from './time/quiet-hours';
+export * from './tenant-settings';

@@ -5,6 +5,7 @@ import { expiresAtSchema, ttlSecondsSchema } from './expiry';
 import { buildEmail, emailBytes } from './formatting/email';
 import { minimalPushBytes } from './formatting/push';
 import { smsSegments } from './formatting/sms';
+import { quietHoursSchema, timeZoneSchema } from './time/quiet-hours';
 import { EMAIL_MESSAGE_LIMIT_BYTES, ID_PATTERN, LIMITS, PHONE_PATTERN, PUSH_PAYLOAD_LIMIT_BYTES, SMS_SEGMENT_CAP } from './limits';
 
 const identifier = (max: number) =>
@@ -107,6 +108,8 @@ export const preferencesSchema = z
 export const recipientProfileSchema = z.strictObject({
   addresses: addressesSchema,
   preferences: preferencesSchema.optional(),
+  timeZone: timeZoneSchema.optional(),
+  quietHours: quietHoursSchema.optional(),
 });
 
 /** The recipient of a notification: inline addresses, or only an id naming a stored profile. */
@@ -114,6 +117,8 @@ export const recipientSchema = z.strictObject({
   id: identifier(LIMITS.recipientIdLength),
   addresses: addressesSchema.optional(),
   preferences: preferencesSchema.optional(),
+  timeZone: timeZoneSchema.optional(),
+  quietHours: quietHoursSchema.optional(),
 });
 
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -175,6 +180,8 @@ export const notificationRequestSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 characters of letters, digits and . _ -')
     .optional(),
+  /** An urgent notification waits out quiet hours too (a reminder always does). */
+  respectQuietHours: z.boolean().optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

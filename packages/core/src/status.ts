@@ -107,6 +107,13 @@ export interface SkipRecord {
 export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure', 'opted-out'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/** A step held back before it started (a stage's defer, e.g. `quiet-hours`): why, from when, until when (the record keeps the newest few). */
+export interface WaitRecord {
+  reason: string;
+  at: number;
+  until: number;
+}
+
 export interface NotificationView {
   id: string;
   eventId: string;
@@ -124,4 +131,6 @@ export interface NotificationView {
   expiresAt?: number;
   attempts: AttemptRecord[];
   skips: SkipRecord[];
+  /** Present once a step waited (quiet hours): the newest waits, oldest first. */
+  waits?: WaitRecord[];
 }

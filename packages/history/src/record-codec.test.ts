@@ -69,6 +69,26 @@ describe('record codec', () => {
     );
   });
 
+  test('a record that waited out quiet hours keeps its waits (the compact form has none: the JSON form holds them)', () => {
+    const r: HistoryRecord = {
+      tenant: 't',
+      id: 'cd'.repeat(16),
+      eventId: 'e',
+      recipientId: 'r',
+      priority: 'reminder',
+      status: 'failed',
+      plan: ['email'],
+      acceptedAt: T0,
+      finishedAt: T0 + 9_000,
+      failureReason: 'budget-exhausted',
+      attempts: [],
+      skips: [],
+      waits: [{ reason: 'quiet-hours', at: T0 + 5, until: T0 + 8_000 }],
+    };
+    const { tenant: _t, ...expected } = r;
+    expect(fromRowWithHashes(toRow(r, 1))).toEqual(expected);
+  });
+
   test('a usual delivery is compact: a one-attempt push delivery (default provider, its message id the idempotency key) with its address hash in under 30 bytes', () => {
     const r: HistoryRecord = {
       tenant: 't',

@@ -41,6 +41,12 @@ export function createPipelineMetrics(registry: Registry) {
       labelNames: ['channel', 'reason'] as const,
       registers,
     }),
+    quietHoursDeferrals: new Counter({
+      name: 'notify_quiet_hours_deferrals_total',
+      help: "Steps held back because they would have started inside the recipient's quiet hours, by channel and priority.",
+      labelNames: ['channel', 'priority'] as const,
+      registers,
+    }),
     deliveryLatency: new Histogram({
       name: 'notify_delivery_latency_seconds',
       help: 'Time from acceptance to the provider accepting the notification, by priority.',

@@ -30,3 +30,4 @@ export * from './write-coalescer';
 export * from './consent/consent-settings';
 export * from './consent/opt-out-store';
 export * from './consent/consent-services';
+export * from './quiet-hours-config';

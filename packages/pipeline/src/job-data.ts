@@ -1,4 +1,4 @@
-import type { Channel, Priority } from '@notify/core';
+import type { Channel, Priority, QuietRule } from '@notify/core';
 
 /**
  * A channel job is only a pointer: the record in Redis holds the content and the state, so a
@@ -23,6 +23,12 @@ export interface StepJobData {
   /** The notification's category when opt-outs apply to it (not a required one), and its tenant (docs/preferences.md). */
   category?: string;
   tenant?: string;
+  /**
+   * The quiet hours this notification waits out (decided at intake: a reminder, or an urgent
+   * one with respectQuietHours, whose request, profile or tenant sets a window). Absent for the
+   * rest, so the quiet-hours stage costs them nothing; copied to every later step.
+   */
+  quiet?: QuietRule;
 }
 
 /**

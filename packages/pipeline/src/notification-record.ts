@@ -1,5 +1,14 @@
 import type { HistoryRecord } from '@notify/history';
-import { CHANNELS, type AttemptRecord, type Channel, type NotificationStatus, type NotificationView, type Priority, type SkipRecord } from '@notify/core';
+import {
+  CHANNELS,
+  type AttemptRecord,
+  type Channel,
+  type NotificationStatus,
+  type NotificationView,
+  type Priority,
+  type SkipRecord,
+  type WaitRecord,
+} from '@notify/core';
 
 /** The raw hash fields of a notification record (see lua/intake-3.lua for who writes what). */
 export type RecordFields = Record<string, string>;
@@ -45,6 +54,7 @@ export function toNotificationView(fields: RecordFields): NotificationView {
     ...(expiresAt !== undefined ? { expiresAt } : {}),
     attempts: recordAttempts(fields),
     skips: jsonArray<SkipRecord>(fields.skips),
+    ...(fields.waits ? { waits: jsonArray<WaitRecord>(fields.waits) } : {}),
   };
 }
 

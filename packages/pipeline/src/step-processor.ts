@@ -11,6 +11,9 @@ import type { StepResult, StepRun, UnknownOutcomePolicy } from './step/step-type
 import type { StepStage } from './step/stage';
 import { NO_COALESCING, type WriteCoalescer } from './write-coalescer';
 
+/** How far past the end of quiet hours their releases spread, unless configured. */
+export const DEFAULT_QUIET_HOURS_SPREAD_MS = 30 * 60_000;
+
 export type { ProviderLookup, StepEventType, StepResult, StepRun, UnknownOutcomePolicy } from './step/step-types';
 export type { AttemptFailed, NotificationEnded, StepEvent, StepEvents, Subscription } from './step/step-events';
 export type { StageVerdict, StepStage } from './step/stage';
@@ -37,6 +40,8 @@ export interface StepProcessorDeps extends StepCoreServices {
   receiptIndexTtlSeconds?: number;
   /** Categories and opt-outs (docs/preferences.md): the opted-out stage and the e-mail's one-click unsubscribe. */
   consent?: StepConsent;
+  /** QUIET_HOURS_SPREAD_SECONDS in ms (default 30 minutes): how far past the end of quiet hours their releases spread. */
+  quietHoursSpreadMs?: number;
   /**
    * Called before the processor's own Redis commands (the webhook hook's reads, the record reads
    * of a cascade, step job adds): joins the socket writes of one event-loop turn (write-coalescer.ts).
@@ -76,6 +81,7 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     events,
     receiptIndexTtlSeconds: deps.receiptIndexTtlSeconds ?? DEFAULT_RECEIPT_INDEX_TTL_SECONDS,
     ...(deps.consent ? { consent: deps.consent } : {}),
+    quietHoursSpreadMs: deps.quietHoursSpreadMs ?? DEFAULT_QUIET_HOURS_SPREAD_MS,
   };
   const stages = deps.stages ?? STEP_STAGES;
   const contextOf = (data: StepJobData, run: StepRun): StepContext => ({ data, run, record: recordHandle(data.id, deps.queues.partitions) });

@@ -12,3 +12,4 @@ export * from './process-registry';
 export * from './providers-env';
 export * from './env-renames';
 export * from './consent-env';
+export * from './tenants-env';

@@ -66,7 +66,12 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   },
   Category: { name: 'Campaigns', required: false, channels: ['email', 'push'] },
   OptOutPreferences: { channels: { sms: false }, categories: { campaigns: { email: false } } },
-  RecipientProfile: { addresses: { sms: '+905551112233', email: 'u7@example.com' }, preferences: ['sms', 'email'] },
+  RecipientProfile: {
+    addresses: { sms: '+905551112233', email: 'u7@example.com' },
+    preferences: ['sms', 'email'],
+    timeZone: 'Europe/Istanbul',
+    quietHours: { start: '22:00', end: '08:00' },
+  },
   WebhookEndpointRequest: { url: 'https://hooks.example.com/notify', events: ['notification.delivered', 'notification.failed'], description: 'order updates' },
   ProviderEvent: { eventId: 'evt-9f2c', type: 'bounced', bounceType: 'hard', providerMessageId: '0100018c-ses-id', detail: 'smtp; 550 5.1.1 user unknown' },
 };
@@ -90,6 +95,11 @@ const FIELD_NOTES: Record<string, string> = {
     'http(s) only, at most 2,048 characters; a host that is or resolves to a private, loopback, link-local or metadata address is refused (400 naming url) unless allow-listed (WEBHOOK_ALLOWED_HOSTS).',
   'WebhookEndpointRequest.events': 'The event types to receive (attempt.failed only if listed); no repeats.',
   'RecipientProfile.preferences': 'Channel order, no repeats; channels not listed follow in the default order push, sms, email.',
+  'RecipientProfile.timeZone':
+    'An IANA time zone name (Europe/Berlin, America/New_York, UTC): the zone of quietHours; unknown names are refused (400 naming timeZone).',
+  'RecipientProfile.quietHours':
+    'A daily window of local time, HH:MM to HH:MM (start differs from end; 22:00 to 08:00 crosses midnight). Reminders, and urgent notifications sent with respectQuietHours, whose next call would start inside it wait until it ends (spread over QUIET_HOURS_SPREAD_SECONDS). docs/quiet-hours.md.',
+  'NotificationRequest.respectQuietHours': "true: an urgent notification waits out the recipient's quiet hours too (a reminder always does).",
 };
 
 type JsonObject = Record<string, unknown>;

@@ -111,6 +111,18 @@ export const notificationViewSchema = z
     expiresAt: z.number().optional().describe('Unix ms: from expiresAt or ttlSeconds; no call opens after it (it ends expired).'),
     attempts: z.array(attemptSchema),
     skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
+    waits: z
+      .array(
+        z.strictObject({
+          reason: z.string().describe('`quiet-hours`'),
+          at: z.number(),
+          until: z.number().describe('When the step may start (ms since the epoch).'),
+        }),
+      )
+      .optional()
+      .describe(
+        "Steps held back before they started (the recipient's quiet hours), the newest few, oldest first; while the latest is ahead the status is retry-scheduled.",
+      ),
   })
   .describe('Addresses and content are never returned.');
 

@@ -1,4 +1,4 @@
-import type { Channel, NotificationRequest, NotificationStatus } from '@notify/core';
+import type { Channel, NotificationRequest, NotificationStatus, TenantSettings } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { ChannelGate } from '../channel-gate';
 import type { ChannelQueues } from '../channel-queues';
@@ -33,6 +33,8 @@ export interface IntakeDeps {
   carriable?: (channel: Channel, address: string) => boolean;
   /** The tenants' categories (docs/preferences.md); absent: a notification's category is not checked. */
   consent?: Pick<ConsentSettings, 'category'>;
+  /** The tenant's defaults (TENANTS_FILE): its time zone and quiet hours. Absent: no tenant has any. */
+  tenantSettings?: (tenant: string) => TenantSettings | undefined;
 }
 
 export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };

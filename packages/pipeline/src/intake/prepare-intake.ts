@@ -7,6 +7,7 @@ import {
   payloadFingerprint,
   planCascade,
   recipientHash,
+  resolveQuietRule,
   type Channel,
   type NotificationRequest,
   type SkipReason,
@@ -23,7 +24,7 @@ import { recipientAddresses } from './recipient-addresses';
 export async function prepareIntake(deps: IntakeDeps, tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
   const expiresAt = expiresAtOf(request, now);
-  const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
+  const { addresses, preferences, profile } = await recipientAddresses(deps, tenant, request);
   const planned = planCascade(preferences, addresses);
   if (planned.length === 0) {
     throw new NotifyError('NO_DELIVERABLE_CHANNEL', 'the recipient has no address on any channel (push, sms, email)', {
@@ -55,5 +56,9 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     skips,
     ...(expiresAt !== undefined ? { expiresAt } : {}),
   };
+  // Decided once here: the worker's quiet-hours stage reads the rule from the job, never a profile.
+  const waitsQuietHours = request.priority === 'reminder' || request.respectQuietHours === true;
+  const quiet = waitsQuietHours ? resolveQuietRule([request.recipient, profile, deps.tenantSettings?.(tenant)]) : undefined;
+  if (quiet) args.quiet = quiet;
   return { request, args, job };
 }

@@ -1,13 +1,17 @@
-import { CHANNELS, NotifyError, validationError, type Addresses, type Channel, type NotificationRequest } from '@notify/core';
+import { CHANNELS, NotifyError, validationError, type Addresses, type Channel, type NotificationRequest, type QuietSettings } from '@notify/core';
 import type { IntakeDeps } from './intake-types';
 
-/** The request's addresses and preferences, or the stored profile's when it names none. */
+/**
+ * The request's addresses and preferences, or the stored profile's when it names none; `profile`
+ * is the stored profile's time settings when it was read (an inline recipient reads none).
+ */
 export async function recipientAddresses(
   deps: Pick<IntakeDeps, 'recipients' | 'carriable'>,
   tenant: string,
   request: NotificationRequest,
-): Promise<{ addresses: Addresses; preferences: readonly Channel[] | undefined }> {
+): Promise<{ addresses: Addresses; preferences: readonly Channel[] | undefined; profile?: QuietSettings }> {
   let { addresses, preferences } = request.recipient;
+  let profile: QuietSettings | undefined;
   if (addresses === undefined) {
     const stored = await deps.recipients.get(tenant, request.recipient.id);
     if (!stored) {
@@ -18,9 +22,10 @@ export async function recipientAddresses(
     }
     addresses = stored.addresses;
     preferences = preferences ?? stored.preferences;
+    profile = { timeZone: stored.timeZone, quietHours: stored.quietHours };
   }
   refuseUncarriable(deps.carriable, addresses, request.recipient.addresses === undefined);
-  return { addresses, preferences };
+  return { addresses, preferences, ...(profile ? { profile } : {}) };
 }
 
 /** An address no provider of its channel can ever carry is refused now (400 naming it), not discovered by a worker. */

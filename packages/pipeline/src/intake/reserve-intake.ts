@@ -18,6 +18,7 @@ export async function reserveIntake(
     step: 1,
     channel: c,
     ...(args.expiresAt !== undefined ? { expiresAt: args.expiresAt } : {}),
+    ...(args.quiet ? { quiet: args.quiet } : {}),
     ...extra,
   });
   switch (reply.code) {

@@ -18,6 +18,7 @@
   ARGV[19] event index prefix: the id joins the set '<ARGV[19]><sha1 hex of tenant NUL event id>'
            (cancel by event; same slot, built here as the idempotency buckets are), which lives
            as long as the record and loses the id when the record is archived (compact-archived-2)
+  ARGV[20] quiet hours the notification waits out (JSON), or '' for none
 
   Returns { code, detail... }
     0 created     { 0 }: status 'accepted'
@@ -50,6 +51,7 @@ redis.call('HSET', KEYS[1],
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
 if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
+if ARGV[20] ~= nil and ARGV[20] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[20]) end
 redis.call('EXPIRE', KEYS[1], ARGV[13])
 if ARGV[19] ~= nil and ARGV[19] ~= '' then
   local eventIndex = ARGV[19] .. redis.sha1hex(ARGV[3] .. '\0' .. ARGV[4])

@@ -7,6 +7,7 @@ import {
   type Channel,
   type NotificationStatus,
   type Priority,
+  type QuietRule,
 } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
@@ -35,6 +36,8 @@ export interface IntakeArgs {
   skips: readonly unknown[];
   /** When it expires (ms): kept on the record, checked before every call (begin-attempt-4). */
   expiresAt?: number;
+  /** The quiet hours the notification waits out (kept in the record, so a step re-added from it keeps them). */
+  quiet?: QuietRule;
 }
 
 export type IntakeReply =
@@ -68,6 +71,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     idempotencyBucketPrefix(partition),
     a.expiresAt ?? '',
     eventIndexPrefix(partition),
+    a.quiet ? JSON.stringify(a.quiet) : '',
   );
   const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
   if (code !== 'duplicate') return { code };

@@ -1,4 +1,4 @@
-import { notificationKey, type Channel } from '@notify/core';
+import { notificationKey, type Channel, type WaitRecord } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
@@ -13,12 +13,23 @@ export interface ScheduleStepArgs {
   skips: readonly unknown[];
   /** What the status shows until the step runs. */
   status: 'routing' | 'retry-scheduled';
+  /** A wait to append to the record's `waits` (a stage deferred the step). */
+  wait?: WaitRecord;
 }
 
 export type ScheduleStepReply = { code: keyof typeof SCHEDULE_STEP_CODES };
 
 /** `partition`: the id's partition (set by loadScripts). */
 export async function callScheduleStep(command: LuaCommand, a: ScheduleStepArgs, partition = 0): Promise<ScheduleStepReply> {
-  const reply = await command(notificationKey(a.id, partition), a.fromStep, a.fromStep + 1, a.channel, a.kind, JSON.stringify(a.skips), a.status);
+  const reply = await command(
+    notificationKey(a.id, partition),
+    a.fromStep,
+    a.fromStep + 1,
+    a.channel,
+    a.kind,
+    JSON.stringify(a.skips),
+    a.status,
+    a.wait ? JSON.stringify(a.wait) : '',
+  );
   return { code: decodeReply('schedule-step-1', SCHEDULE_STEP_CODES, reply).code };
 }

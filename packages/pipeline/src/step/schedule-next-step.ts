@@ -1,4 +1,4 @@
-import type { Channel } from '@notify/core';
+import type { Channel, WaitRecord } from '@notify/core';
 import { stepData } from './next-step';
 import type { StepContext, StepServices } from './step-context';
 import type { Skip } from './step-types';
@@ -12,6 +12,8 @@ export interface NextStepRequest {
   /** A reconciliation's provider (the one holding the key). */
   provider: string | undefined;
   skips: Skip[];
+  /** A stage's defer: why the step waits and until when (the record's `waits`). */
+  wait?: WaitRecord;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function scheduleNextStep(ctx: StepContext, s: StepServices, next: 
     kind: next.kind,
     skips: next.skips,
     status: delayMs > 0 ? 'retry-scheduled' : 'routing',
+    ...(next.wait ? { wait: next.wait } : {}),
   });
   if (scheduled.code !== 'scheduled') return false;
   s.coalesce();

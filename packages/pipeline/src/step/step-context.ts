@@ -36,6 +36,8 @@ export interface StepServices extends StepCoreServices {
   coalesce: WriteCoalescer;
   events: StepEvents;
   receiptIndexTtlSeconds: number;
+  /** QUIET_HOURS_SPREAD_SECONDS in ms: releases at the end of quiet hours spread over this much. */
+  quietHoursSpreadMs: number;
   /** Categories and opt-outs (the opted-out stage, the unsubscribe header); absent: none apply. */
   consent?: StepConsent;
 }

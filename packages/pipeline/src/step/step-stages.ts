@@ -6,6 +6,7 @@ import { endReadingRecord } from './end-notification';
 import { finishAttemptStage } from './finish-attempt-stage';
 import { optedOutStage } from './opted-out-stage';
 import { providerCallStage } from './provider-call-stage';
+import { quietHoursStage } from './quiet-hours-stage';
 import { renderStage } from './render-stage';
 import type { StepStage } from './stage';
 import { releaseTicket, type StepContext, type StepServices } from './step-context';
@@ -18,6 +19,7 @@ import { unknownOutcomeStage } from './unknown-outcome-stage';
  */
 export const STEP_STAGES: readonly StepStage[] = [
   optedOutStage,
+  quietHoursStage,
   breakerGateStage,
   beginAttemptStage,
   renderStage,
