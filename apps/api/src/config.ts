@@ -7,6 +7,7 @@ import {
   httpServerLimitsEnvShape,
   parseRenamedEnv,
   providersEnvShape,
+  scheduleApiEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
@@ -163,6 +164,7 @@ export const apiEnvShape = {
   /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
+  ...scheduleApiEnvShape,
   ...apiOwnEnvShape,
 };
 
@@ -210,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
     adminTrustedProxies: c.ADMIN_TRUSTED_PROXIES,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
+    scheduleMaxAheadSeconds: c.SCHEDULE_MAX_AHEAD,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
     providerRoutes: toProviderRoutes(c),

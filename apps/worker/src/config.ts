@@ -20,6 +20,7 @@ import {
   httpServerLimitsEnvShape,
   parseRenamedEnv,
   providersEnvShape,
+  scheduleWorkerEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
@@ -159,6 +160,7 @@ export const workerEnvShape = {
   ...historyEnvShape,
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
+  ...scheduleWorkerEnvShape,
   ...workerOwnEnvShape,
 };
 const schema = z.object(workerEnvShape);
@@ -213,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     laterStepBatch: { max: c.CASCADE_BATCH_MAX, windowMs: c.CASCADE_BATCH_WINDOW_MS },
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
+    release: { intervalMs: c.SCHEDULE_RELEASE_INTERVAL_MS, batch: c.SCHEDULE_RELEASE_BATCH },
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     history: toHistoryConfig(c),
     webhooks: toWebhookConfig(c),

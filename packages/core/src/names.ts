@@ -135,3 +135,12 @@ export function idempotencyBucketPrefix(partition = 0): string {
 export function idempotencyMetaKey(partition = 0): string {
   return `${partitionTag(partition)}:im`;
 }
+
+/**
+ * Scheduled notifications of one partition not yet due (score: sendAt, ms). Written by the
+ * intake script instead of the pending-intake entry; the partition's releaser moves each due
+ * one to its lane (release-due-2), so the due index costs one sorted-set entry per notification.
+ */
+export function dueIndexKey(partition = 0): string {
+  return `${partitionTag(partition)}:due`;
+}

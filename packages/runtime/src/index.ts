@@ -10,3 +10,4 @@ export * from './service-lifecycle';
 export * from './process-registry';
 export * from './providers-env';
 export * from './env-renames';
+export * from './schedule-env';

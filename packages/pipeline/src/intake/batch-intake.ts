@@ -18,7 +18,7 @@ export async function acceptBatch(deps: IntakeDeps, tenant: string, items: unkno
     items.map(async (item, index) => {
       try {
         const request = parseOrThrow(notificationRequestSchema, item, `notifications.${index}`);
-        const reserved = await reserveIntake(deps, await prepareIntake(deps, tenant, request, open));
+        const reserved = await reserveIntake(deps, await prepareIntake(deps, tenant, request, open, `notifications.${index}`));
         outcomes.set(index, reserved.outcome);
         deps.metrics.intakeRequests.inc({ result: reserved.outcome.kind, priority: request.priority });
         if (reserved.enqueue) enqueues.push({ index, priority: request.priority, data: reserved.enqueue, again: reserved.outcome.kind === 'duplicate' });

@@ -9,6 +9,7 @@ import {
   type Channel,
   type NotificationRequest,
   type SkipReason,
+  validationError,
 } from '@notify/core';
 import type { IntakeArgs } from '../scripts';
 import type { IntakeDeps, PreparedIntake } from './intake-types';
@@ -18,8 +19,15 @@ import { recipientAddresses } from './recipient-addresses';
  * The router as a function (no extra queue hop): the cascade plan from the recipient's
  * preferences, its addresses and the open breakers, the first channel, and the record to write.
  */
-export async function prepareIntake(deps: IntakeDeps, tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<PreparedIntake> {
+export async function prepareIntake(
+  deps: IntakeDeps,
+  tenant: string,
+  request: NotificationRequest,
+  open: ReadonlySet<Channel>,
+  fieldPrefix = '',
+): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
+  const sendAt = sendAtMs(request, now, deps.config.scheduleMaxAheadSeconds ?? DEFAULT_SCHEDULE_MAX_AHEAD_SECONDS, fieldPrefix);
   const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
   const plan = planCascade(preferences, addresses);
   if (plan.length === 0) {
@@ -49,6 +57,21 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     recordTtlSeconds: deps.config.recordTtlSeconds,
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
+    ...(sendAt !== undefined ? { sendAt } : {}),
   };
   return { request, args };
+}
+
+/** SCHEDULE_MAX_AHEAD's default: 30 days. */
+export const DEFAULT_SCHEDULE_MAX_AHEAD_SECONDS = 30 * 86_400;
+
+/** The request's `sendAt` in ms, refused (400 naming the field) when further ahead than the maximum. */
+function sendAtMs(request: NotificationRequest, now: number, maxAheadSeconds: number, fieldPrefix: string): number | undefined {
+  if (request.sendAt === undefined) return undefined;
+  const at = Date.parse(request.sendAt);
+  if (at - now > maxAheadSeconds * 1000) {
+    const field = [fieldPrefix, 'sendAt'].filter(Boolean).join('.');
+    throw validationError([{ field, reason: `must be at most ${maxAheadSeconds} s ahead (SCHEDULE_MAX_AHEAD)` }]);
+  }
+  return at;
 }

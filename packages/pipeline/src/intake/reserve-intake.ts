@@ -14,6 +14,8 @@ export async function reserveIntake(
   const job = (c: Channel): StepJobData => ({ id: args.id, rh: args.rh, priority: request.priority, step: 1, channel: c });
   switch (reply.code) {
     case 'created':
+      // Scheduled: no job now; the releaser adds it when due.
+      if (reply.status === 'scheduled') return { outcome: { kind: 'accepted', id: args.id, status: 'scheduled' } };
       return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(args.firstChannel) };
     case 'duplicate': {
       deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });

@@ -6,6 +6,9 @@
   KEYS[2] pending-intake sorted set (id -> acceptance time), cleared when step 1 begins
   KEYS[3] idempotency meta hash (bucket bits per day); the buckets are '<ARGV[17]><day>:<bucket>',
           built here from the id (every key shares the {notify} slot)
+  KEYS[4] due index sorted set (id -> sendAt, ms): a notification whose sendAt is still ahead
+          (by Redis's clock, so a skewed caller never makes it early) goes here instead of
+          KEYS[2], with status 'scheduled'; the releaser (release-due-2) moves it on when due
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -14,9 +17,11 @@
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
   ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
   ARGV[16] idempotency window (s)   ARGV[17] idempotency bucket key prefix
+  ARGV[18] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
 
   Returns { code, detail... }
-    0 created     { 0 }: status 'accepted'
+    0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
+                  'scheduled' (no job: the releaser adds it when due)
     1 duplicate   { 1, status, channel of step 1 }: same fingerprint; while the status is still
                   'accepted' the caller re-adds the first job (idempotent), in case the first
                   intake died between this script and the enqueue
@@ -40,11 +45,21 @@ if archived then
   end
   return { 2 }
 end
+local sendAt = tonumber(ARGV[18]) or 0
+local scheduled = sendAt > 0 and sendAt > redisTimeMs()
+local status = scheduled and 'scheduled' or 'accepted'
 redis.call('HSET', KEYS[1],
   'id', ARGV[1], 'fp', ARGV[2], 'tenant', ARGV[3], 'eventId', ARGV[4], 'recipientId', ARGV[5],
   'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
-  'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
+  'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', status,
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
+if sendAt > 0 then redis.call('HSET', KEYS[1], 'sendAt', sendAt) end
+if scheduled then
+  -- The record outlives its wait: the TTL counts from when it is due.
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[13]) + math.max(0, math.ceil((sendAt - tonumber(ARGV[12])) / 1000)))
+  redis.call('ZADD', KEYS[4], sendAt, ARGV[1])
+  return { 0, status }
+end
 redis.call('EXPIRE', KEYS[1], ARGV[13])
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
-return { 0 }
+return { 0, status }
