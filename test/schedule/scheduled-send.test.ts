@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { readLedger } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
 
@@ -109,5 +109,32 @@ describe('a bad sendAt', () => {
       .send({ notifications: [{ ...notificationFor(21, 'push', { prefix: 'sched-bad' }), sendAt: inSeconds(7_200) }] });
     expect(batch.body.results[0].httpStatus).toBe(400);
     expect(batch.body.results[0].error.details[0].field).toBe('notifications.0.sendAt');
+  });
+});
+
+describe('GET /v1/notifications?status=scheduled (from Redis, with the history off)', () => {
+  it("lists this tenant's waiting notifications soonest first, by pages, and none of another tenant's", async () => {
+    const recipient = { id: 'sched-list', addresses: { sms: '+905551112299' } };
+    const content = { title: 't', body: 'b' };
+    const times = [900, 300, 600].map((s) => inSeconds(s));
+    const ids: string[] = [];
+    for (const [i, sendAt] of times.entries()) {
+      ids.push((await post({ eventId: `sched-list-${i}`, priority: 'reminder', recipient, content, sendAt })).body.id as string);
+    }
+    await request(platform.api.url)
+      .post('/v1/notifications')
+      .set({ authorization: `Bearer ${OTHER_TENANT_KEY}` })
+      .send({ eventId: 'sched-list-other', priority: 'reminder', recipient, content, sendAt: inSeconds(100) });
+    const list = (query: Record<string, string>) => request(platform.api.url).get('/v1/notifications').query(query).set(auth);
+    const first = await list({ status: 'scheduled', recipientId: 'sched-list', limit: '2' });
+    expect(first.status).toBe(200);
+    expect(first.body.items.map((v: { id: string }) => v.id)).toEqual([ids[1], ids[2]]);
+    expect(first.body.items[0]).toMatchObject({ status: 'scheduled', sendAt: Date.parse(times[1]!) });
+    const second = await list({ status: 'scheduled', recipientId: 'sched-list', limit: '2', cursor: first.body.nextCursor as string });
+    expect(second.body.items.map((v: { id: string }) => v.id)).toEqual([ids[0]]);
+    expect(second.body.nextCursor).toBeUndefined();
+    // Finished ones are the history's: off here, so 503.
+    expect((await list({ status: 'delivered' })).status).toBe(503);
+    expect((await list({ status: 'scheduled', cursor: 'bm90LWEtY3Vyc29y' })).status).toBe(400);
   });
 });

@@ -27,3 +27,4 @@ export * from './step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
 export * from './write-coalescer';
+export * from './scheduled-list';

@@ -57,7 +57,7 @@ describe('release-due-2.lua', () => {
     expect(reply.now).toBeGreaterThanOrEqual(due);
     expect(await redis().hmget(notificationKey(idOf(1)), 'status', 'releasedAt')).toEqual(['accepted', String(reply.now)]);
     expect(await redis().zscore(pendingIntakeKey(), idOf(1))).toBe(String(reply.now));
-    expect(await redis().zrange(dueIndexKey(), 0, -1)).toEqual([idOf(2)]);
+    expect(await redis().zrange(dueIndexKey(), '0', '-1')).toEqual([idOf(2)]);
     expect(await redis().hget(notificationKey(idOf(2)), 'status')).toBe('scheduled');
     // Taken once: a second release (another worker's) finds nothing.
     expect((await release()).released).toEqual([]);
@@ -79,7 +79,7 @@ describe('release-due-2.lua', () => {
     let last = 0;
     for (let n = 14; n >= 10; n -= 1) last = await schedule(n, 20 + (n - 10) * 1_000);
     // Due in id order (10 first): moved to the past in that order.
-    for (let n = 10; n < 15; n += 1) await redis().zadd(dueIndexKey(), 'XX', n, idOf(n));
+    for (let n = 10; n < 15; n += 1) await redis().zadd(dueIndexKey(), 'XX', String(n), idOf(n));
     await passed(last - 4_000);
     expect((await release(3)).released.map((r) => r.id)).toEqual([idOf(10), idOf(11), idOf(12)]);
     expect((await release(3)).released.map((r) => r.id)).toEqual([idOf(13), idOf(14)]);

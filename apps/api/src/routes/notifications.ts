@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
-import { createNotificationLookup, type IntakeService } from '@notify/pipeline';
+import { createNotificationLookup, listScheduled, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { sendJson } from '../tracking/send-json';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
@@ -49,6 +49,7 @@ export function acceptOne(deps: { intake: IntakeService; isDraining: () => boole
  * POST /v1/notifications/batch    up to 1,000: per-item results in request order
  * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
  * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
+ *                                 (status=scheduled: the ones waiting for their sendAt, from Redis, soonest first)
  */
 export function notificationsRouter(deps: {
   intake: IntakeService;
@@ -83,7 +84,10 @@ export function notificationsRouter(deps: {
 
   router.get('/', async (req, res) => {
     const filter = parseListQuery(req.query, { maxLimit: maxListLimit });
-    res.json(await history.list(res.locals.tenant as string, filter));
+    const tenant = res.locals.tenant as string;
+    // Scheduled ones wait in Redis (with or without the history); finished ones are in the history.
+    if (filter.status === 'scheduled') res.json(await listScheduled(deps.redis, deps.intake.partitions, tenant, filter));
+    else res.json(await history.list(tenant, filter));
   });
 
   router.get('/:id', async (req, res) => {
