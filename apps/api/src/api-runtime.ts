@@ -61,7 +61,12 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     replication: new ReplicaWaiter(redis, config.intakeWait),
     // An address no provider of its channel can carry (a device token with only Web Push) is a 400.
     carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
-    config: { recordTtlSeconds: config.recordTtlSeconds, scheduleMaxAheadSeconds: config.scheduleMaxAheadSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
+    config: {
+      recordTtlSeconds: config.recordTtlSeconds,
+      scheduleMaxAheadSeconds: config.scheduleMaxAheadSeconds,
+      idempotencyWindowSeconds: config.history.idempotencyWindowSeconds,
+      budget: config.budget,
+    },
   });
 
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.

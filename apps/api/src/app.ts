@@ -2,7 +2,7 @@ import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
-import type { IntakeService, RecipientStore } from '@notify/pipeline';
+import { listScheduled, type IntakeService, type RecipientStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -67,7 +67,17 @@ export function createApp(deps: AppDeps): Express {
   // Authenticated per provider by its own secret (not a tenant key): mounted before the tenant routes.
   if (deps.providerEvents) app.use('/v1/providers', providerEventsRouter({ ...deps.providerEvents, bodyLimit: deps.bodyLimit }));
   const suppressions = deps.providerEvents ? { suppressions: deps.providerEvents.receipts } : {};
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions }));
+  app.use(
+    '/v1/recipients',
+    tenant,
+    json,
+    recipientsRouter({
+      recipients: deps.recipients,
+      ...history,
+      ...suppressions,
+      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f),
+    }),
+  );
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

@@ -70,6 +70,8 @@ const FIELD_NOTES: Record<string, string> = {
     'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
   'NotificationRequest.content':
     'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 3,993 bytes (one Web Push record), e-mail gets a one-line subject.',
+  'NotificationRequest.sendAt':
+    'When to send: RFC 3339 with an offset or Z (a local time without one is a 400). Omitted or past: now. At most SCHEDULE_MAX_AHEAD ahead (default 30 days; a 400 naming sendAt beyond). The status is `scheduled` until then, and it is never sent before it. Part of the payload: a repeat with another sendAt is a 422 (docs/scheduling.md).',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
   'WebhookEndpointRequest.url':
