@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { scrapedGauge } from './scraped-gauge';
 
 /** Release lateness: fine below the 1 s bound (docs/scheduling.md), then the sweeper's minute. */
 export const RELEASE_LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -10,18 +11,12 @@ export const RELEASE_LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
 export function createScheduleMetrics(registry: Registry, waiting: () => Promise<number>) {
   const registers = [registry];
   return {
-    scheduled: new Gauge({
-      name: 'notify_scheduled_notifications',
-      help: 'Scheduled notifications not yet due (the due indexes of the partitions this worker releases).',
-      registers,
-      async collect() {
-        try {
-          this.set(await waiting());
-        } catch {
-          // Redis unreachable: /readyz reports it; the scrape still answers (with the last value).
-        }
-      },
-    }),
+    scheduled: scrapedGauge(
+      registry,
+      'notify_scheduled_notifications',
+      'Scheduled notifications not yet due (the due indexes of the partitions this worker releases).',
+      waiting,
+    ),
     released: new Counter({
       name: 'notify_schedule_released_total',
       help: 'Scheduled notifications released to their lanes when due, by priority.',
