@@ -40,6 +40,7 @@ const port = z.coerce.number().int().min(0).max(65_535);
 
 /** The variables only the api reads (the docs list them in its own section). */
 export const apiOwnEnvShape = {
+  ...scheduleApiEnvShape,
   API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
     description: 'Interface of the public port (`0.0.0.0` in a container).',
     mustSet: '`0.0.0.0` (or the interface your load balancer reaches)',
@@ -164,7 +165,6 @@ export const apiEnvShape = {
   /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  ...scheduleApiEnvShape,
   ...apiOwnEnvShape,
 };
 

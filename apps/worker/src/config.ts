@@ -79,6 +79,7 @@ export const WORKER_RENAMES: EnvRenames = {
 
 /** The variables only the worker reads (the docs list them in its own section). */
 export const workerOwnEnvShape = {
+  ...scheduleWorkerEnvShape,
   WORKER_ROLES: roles.meta({ description: 'Which channel bulkheads this process runs: `all`, or a list such as `push` or `sms,email`.', defaultText: '`all`' }),
   WORKER_PARTITIONS: z
     .string()
@@ -160,7 +161,6 @@ export const workerEnvShape = {
   ...historyEnvShape,
   PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  ...scheduleWorkerEnvShape,
   ...workerOwnEnvShape,
 };
 const schema = z.object(workerEnvShape);
