@@ -22,6 +22,7 @@ import { sumSamples } from '@notify/platform-kit';
 import { cpuMeter, type CpuShare } from './tracking/cpu';
 import { measureOverhead } from './tracking/overhead';
 import { BENCH_KEY, startTrackingBed, type TrackingApi } from './tracking/processes';
+import { runBench } from './tracking/run-bench';
 import { log, mean, median, pad, quantile } from './tracking/stats';
 
 function flag(name: string, fallback: number): number {
@@ -459,7 +460,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

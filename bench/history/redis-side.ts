@@ -137,34 +137,13 @@ export async function seedTerminalNotifications(scripts: Scripts, count: number,
           skips: [],
         });
         await scripts.beginAttempt({ id, rh, step: 1, channel: 'push', now: now + 5, budget: 3 });
-        if (i % 10 === 9) {
-          await scripts.finishAttempt({
-            id,
-            rh,
-            channel: 'push',
-            step: 1,
-            outcome: 'transient',
-            errorClass: 'http-503',
-            message: 'provider answered 503',
-            now: now + 60,
-            durationMs: 55,
-            suppressionTtlSeconds: 0,
-            spent: true,
-          });
-          await scripts.finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: now + 61 });
-        } else {
-          await scripts.finishAttempt({
-            id,
-            rh,
-            channel: 'push',
-            step: 1,
-            outcome: 'delivered',
-            now: now + 40,
-            durationMs: 35,
-            suppressionTtlSeconds: 0,
-            spent: true,
-          });
-        }
+        // One in ten: a transient push error, then failed; the others delivered on push.
+        const failed = i % 10 === 9;
+        const outcome = failed
+          ? { outcome: 'transient' as const, errorClass: 'http-503', message: 'provider answered 503', now: now + 60, durationMs: 55 }
+          : { outcome: 'delivered' as const, now: now + 40, durationMs: 35 };
+        await scripts.finishAttempt({ id, rh, channel: 'push', step: 1, ...outcome, suppressionTtlSeconds: 0, spent: true });
+        if (failed) await scripts.finishNotification({ id, fromStep: 1, status: 'failed', reason: 'budget-exhausted', now: now + 61 });
       }),
     );
     ids.push(...chunk.map(idOf));
@@ -304,6 +283,24 @@ async function startArchiverProcesses(
   );
 }
 
+/** `store` as the archivers see it, adding up the wall time of each insertBatch (µs, whole). */
+function timedInserts(store: HistoryStore): { store: Pick<HistoryStore, 'insertBatch'>; micros: () => number } {
+  let insertNs = 0n;
+  return {
+    store: {
+      async insertBatch(records) {
+        const t0 = process.hrtime.bigint();
+        try {
+          await store.insertBatch(records);
+        } finally {
+          insertNs += process.hrtime.bigint() - t0;
+        }
+      },
+    },
+    micros: () => Number(insertNs / 1000n),
+  };
+}
+
 /** A child process's side of startArchiverProcesses. */
 async function runArchiverChild(v: {
   redisUrl: string;
@@ -318,19 +315,12 @@ async function runArchiverChild(v: {
   try {
     const scripts = loadScripts(redis, { archive: true });
     await redis.ping();
-    let insertNs = 0n;
-    const timedStore: Pick<HistoryStore, 'insertBatch'> = {
-      async insertBatch(records) {
-        const t0 = process.hrtime.bigint();
-        try {
-          await store.insertBatch(records);
-        } finally {
-          insertNs += process.hrtime.bigint() - t0;
-        }
-      },
-    };
+    const timed = timedInserts(store);
     const config = { ...DEFAULT_ARCHIVER_CONFIG, batchSize: v.batchSize, concurrency: v.concurrency };
-    const archivers = Array.from({ length: v.archivers }, () => new Archiver({ redis, scripts, store: timedStore, logger: pino({ level: 'silent' }), config }));
+    const archivers = Array.from(
+      { length: v.archivers },
+      () => new Archiver({ redis, scripts, store: timed.store, logger: pino({ level: 'silent' }), config }),
+    );
     const lines = createInterface({ input: process.stdin });
     const go = new Promise<void>((resolve) => lines.once('line', () => resolve()));
     process.stdout.write('ready\n');
@@ -338,7 +328,7 @@ async function runArchiverChild(v: {
     const cpu = process.cpuUsage();
     const results = await Promise.all(archivers.map(drainAll));
     const used = process.cpuUsage(cpu);
-    const report: ChildReport = { archived: results.reduce((s, n) => s + n, 0), cpuMicros: used.user + used.system, insertMicros: Number(insertNs / 1000n) };
+    const report: ChildReport = { archived: results.reduce((s, n) => s + n, 0), cpuMicros: used.user + used.system, insertMicros: timed.micros() };
     process.stdout.write(`${JSON.stringify(report)}\n`);
     lines.close();
   } finally {
@@ -386,18 +376,9 @@ export async function measureRedisSide(
   const config = { ...DEFAULT_ARCHIVER_CONFIG, batchSize: o.batchSize, concurrency };
   const children = processes > 0 ? await startArchiverProcesses(processes, { ...o, concurrency }) : [];
   // The store as the archivers see it, timing each insertBatch (wall time, PostgreSQL's share of a batch).
-  let insertNs = 0n;
-  const timedStore: Pick<HistoryStore, 'insertBatch'> = {
-    async insertBatch(records) {
-      const t0 = process.hrtime.bigint();
-      try {
-        await store.insertBatch(records);
-      } finally {
-        insertNs += process.hrtime.bigint() - t0;
-      }
-    },
-  };
-  const archivers = Array.from({ length: o.archivers }, () => new Archiver({ redis, scripts, store: timedStore, logger: silent, config }));
+  const timed = timedInserts(store);
+  let insertMicros = 0;
+  const archivers = Array.from({ length: o.archivers }, () => new Archiver({ redis, scripts, store: timed.store, logger: silent, config }));
   const statsBefore = await commandStats(redis);
   const redisCpuBefore = await redisCpuMicros(redis);
   const pgCpuBefore = o.postgresPid === undefined ? undefined : processTreeCpuMicros(o.postgresPid);
@@ -410,9 +391,10 @@ export async function measureRedisSide(
     const reports = await Promise.all(children.map((c) => c.go()));
     results = reports.map((r) => r.archived);
     childCpuMicros = reports.reduce((sum, r) => sum + r.cpuMicros, 0);
-    insertNs = BigInt(Math.round(reports.reduce((sum, r) => sum + r.insertMicros, 0) * 1000));
+    insertMicros = reports.reduce((sum, r) => sum + r.insertMicros, 0);
   } else {
     results = await Promise.all(archivers.map(drainAll));
+    insertMicros = timed.micros();
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const ownCpu = process.cpuUsage(nodeCpuBefore);
@@ -435,7 +417,7 @@ export async function measureRedisSide(
     perCommand,
     nodeCpuMicrosPerNotification: (nodeCpu.user + nodeCpu.system) / o.count,
     ...(pgCpu === undefined ? {} : { postgresCpuMicrosPerNotification: pgCpu / o.count }),
-    insertWallMicrosPerNotification: Number(insertNs / 1000n) / o.count,
+    insertWallMicrosPerNotification: insertMicros / o.count,
     loadAverage: [loadBefore, loadavg()[0] as number],
   };
   const redisMicrosPerNotification = profile.redisCpuMicrosPerNotification;

@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { processCpuMs } from './cpu';
 import { BENCH_KEY, startTrackingBed } from './processes';
+import { runBench } from './run-bench';
 import { median } from './stats';
 
 function flag(name: string, fallback: string): string {
@@ -90,7 +91,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OTHER_TENANT_KEY, TEST_API_KEY, startTestPlatform, type TestPlatform } from '../harness/platform';
 import { notificationFor } from '../fixtures/notifications';
-import { browserOutput, launchChromium } from './chromium';
+import { browserOutput, startWithChromium } from './chromium';
 
 const ADMIN_KEY = 'browser-test-admin-key-000000000000';
 /** What the lanes hold: no workers run, so each accepted notification waits in its first lane. */
@@ -12,8 +12,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ workerCount: 0, env: { ADMIN_API_KEY: ADMIN_KEY } });
-  browser = await launchChromium();
+  [platform, browser] = await startWithChromium(startTestPlatform({ workerCount: 0, env: { ADMIN_API_KEY: ADMIN_KEY } }));
   let i = 0;
   for (const [lane, count] of Object.entries(LANES)) {
     const [channel, priority] = lane.split('-') as ['push' | 'sms' | 'email', 'urgent' | 'reminder'];

@@ -33,6 +33,18 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
 }
 
+/**
+ * A service (a test platform) and Chromium started at once, as they are independent. When one
+ * fails, what the other started is stopped before its error is thrown: nothing is left running.
+ */
+export async function startWithChromium<T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<[T, Browser]> {
+  const [service, browser] = await Promise.allSettled([starting, launchChromium()]);
+  if (service.status === 'fulfilled' && browser.status === 'fulfilled') return [service.value, browser.value];
+  if (service.status === 'fulfilled') await service.value.stop();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw service.status === 'rejected' ? service.reason : (browser as PromiseRejectedResult).reason;
+}
+
 /** A file path in the browser output folder (created on demand), for `page.screenshot({ path })`. */
 export function browserOutput(fileName: string): string {
   mkdirSync(BROWSER_OUTPUT_DIR, { recursive: true });

@@ -1,14 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { browserOutput, launchChromium } from './chromium';
+import { browserOutput, startWithChromium } from './chromium';
 
 /** `/docs` is Swagger UI over `/openapi.json`, served from node_modules: it must render offline. */
 let platform: TestPlatform;
 let browser: Browser;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ workerCount: 0 });
-  browser = await launchChromium();
+  [platform, browser] = await startWithChromium(startTestPlatform({ workerCount: 0 }));
 });
 
 afterAll(async () => {

@@ -25,24 +25,32 @@ function descendants(root: number): number[] {
   return found;
 }
 
-it('push-down runs end to end (small, breaker on), reports, and leaves no process behind', async () => {
+/** One in-process scenario run with its output captured, and the process groups it started. */
+async function runCaptured(argv: readonly string[]): Promise<{ code: number; out: string[]; err: string[]; groups: ProcessGroup[] }> {
   const groups: ProcessGroup[] = [];
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runScenario(
-    ['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
-    {
-      out: (t) => {
-        out.push(t);
-      },
-      err: (t) => {
-        err.push(t);
-      },
-      env: { PATH: process.env.PATH ?? '' },
+  const io = {
+    out: (t: string) => {
+      out.push(t);
     },
-    new AbortController().signal,
-    groups,
-  );
+    err: (t: string) => {
+      err.push(t);
+    },
+    env: { PATH: process.env.PATH ?? '' },
+  };
+  const code = await runScenario(argv, io, new AbortController().signal, groups);
+  return { code, out, err, groups };
+}
+
+/** The logs of a failed run are kept for diagnosis (its stderr names the folder); a run that failed on purpose removes them. */
+function removeKeptLogs(err: readonly string[]): void {
+  const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+it('push-down runs end to end (small, breaker on), reports, and leaves no process behind', async () => {
+  const { code, out, err, groups } = await runCaptured(['push-down', '--notifications', '200', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json']);
   const report = JSON.parse(out.join('\n')) as {
     runs: { figures: { deliveryRate: number; wastedCalls: number }; duplicates: number; breakerActive: boolean; openedAfterMs?: number }[];
   };
@@ -54,29 +62,13 @@ it('push-down runs end to end (small, breaker on), reports, and leaves no proces
   // redis-server, simulators, api, worker: all started, all stopped.
   expect(groups[0]?.count).toBe(4);
   expect(groups[0]?.running).toBe(0);
-  // The logs of a failed run are kept for diagnosis; this one was on purpose.
-  const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  removeKeptLogs(err);
 }, 240_000);
 
 it('push-down with two push providers: push-a killed through the CLI, push goes on through push-b, no duplicate across both ledgers', async () => {
-  const groups: ProcessGroup[] = [];
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runScenario(
+  const { code, out, err, groups } = await runCaptured(
     // A 4 s outage: push-a's breaker needs its minimum volume in a 1 s window before push-b takes over.
     ['push-down', '--push-providers', '2', '--notifications', '400', '--rate', '50', '--breaker', 'on', '--workers', '1', '--json'],
-    {
-      out: (t) => {
-        out.push(t);
-      },
-      err: (t) => {
-        err.push(t);
-      },
-      env: { PATH: process.env.PATH ?? '' },
-    },
-    new AbortController().signal,
-    groups,
   );
   expect({ code, err: err.filter((l) => !/run with the breaker|platform up/.test(l)) }).toEqual({ code: 0, err: [] });
   const report = JSON.parse(out.join('\n')) as { runs: RunResult[] };
@@ -135,25 +127,18 @@ it('SIGINT stops every process the scenario started', async () => {
 }, 240_000);
 
 it('a process that fails to start fails the run, and every process started so far is stopped', async () => {
-  const groups: ProcessGroup[] = [];
-  const err: string[] = [];
-  const code = await runScenario(
-    ['push-down', '--breaker', 'off', '--workers', '1', '--worker-entry', 'test/chaos/fixtures/no-such-worker.ts'],
-    {
-      out: () => undefined,
-      err: (t) => {
-        err.push(t);
-      },
-      env: { PATH: process.env.PATH ?? '' },
-    },
-    new AbortController().signal,
-    groups,
-  );
+  const { code, err, groups } = await runCaptured([
+    'push-down',
+    '--breaker',
+    'off',
+    '--workers',
+    '1',
+    '--worker-entry',
+    'test/chaos/fixtures/no-such-worker.ts',
+  ]);
   expect(code).toBe(1);
   expect(err.join('\n')).toMatch(/worker-1 exited before it was ready/);
   expect(groups[0]?.count).toBe(4);
   expect(groups[0]?.running).toBe(0);
-  // The logs of a failed run are kept for diagnosis; this one was on purpose.
-  const dir = /(\/\S*notify-scenario-[^/\s]+)/.exec(err.join('\n'))?.[1];
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  removeKeptLogs(err);
 }, 240_000);

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
+import { killableWorkers, type AppProcess } from '../harness/app-process';
 import { postAllAccepted, postBatches } from '../harness/batch-post';
 import { TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { expectCompleteHistory } from '../harness/view-assertions';
@@ -13,22 +13,17 @@ import { accountFor, describeAccounting, startClusterPlatform, waitAllTerminalVi
  * idempotency and the worker crash, as on one Redis; and the keys spread over every master.
  */
 let platform: TestPlatform;
-const workers: AppProcess[] = [];
+const workers = killableWorkers(() => platform.env);
+let firstWorker: AppProcess;
 
 beforeAll(async () => {
   platform = await startClusterPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
-  startWorker();
+  firstWorker = workers.start();
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.kill();
+  await workers.killAll();
   await platform?.stop();
 });
-
-function startWorker(): AppProcess {
-  const worker = spawnKillableWorker(platform.env);
-  workers.push(worker);
-  return worker;
-}
 
 const ledger = () => readLedger(platform.sims.controlUrl);
 const COUNT = 400;
@@ -83,7 +78,7 @@ it('answers re-POSTs with the same ids and never delivers again; a changed paylo
 });
 
 it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run', async () => {
-  const victim = workers[0] as AppProcess;
+  const victim = firstWorker;
   const crashBodies = Array.from({ length: 800 }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'cluster-crash' }));
   const start = (await ledger()).deliveries;
   const crashIds = await postAllAccepted(platform.api.url, crashBodies, 400);
@@ -93,7 +88,7 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
   const atKill = (await ledger()).deliveries - start;
   expect(atKill).toBeLessThan(crashBodies.length);
 
-  startWorker();
+  workers.start();
   const views = await waitAllTerminalViaApi(platform.api.url, crashIds, 120_000);
   const account = await accountFor(platform, crashIds);
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;

@@ -1,8 +1,7 @@
 import { stepJobId } from '@notify/core';
 import { ChannelQueues, isRedisUnavailable } from '@notify/pipeline';
-import { freePort } from '@notify/platform-kit';
 import { createRedis, parseClusterNodes } from '@notify/runtime';
-import { spawnApp, spawnKillableWorker, type AppProcess } from '../harness/app-process';
+import { KILLABLE_WORKER_ENV, spawnAppOnFreePorts, type AppProcess } from '../harness/app-process';
 import { type TestPlatform } from '../harness/platform';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
 import {
@@ -43,19 +42,30 @@ beforeAll(async () => {
   // sweeper that looks every second at notifications idle for 5 s: a step job lost with a
   // master is re-created within the test's time (production: 30 s / 60 s).
   // Warnings and errors logged (a failing run prints them), not every info line.
-  const metricsPort = await freePort();
-  worker = spawnKillableWorker({
-    ...platform.env,
-    LOG_LEVEL: 'warn',
-    WORKER_METRICS_PORT: String(metricsPort),
-    INTAKE_SWEEP_INTERVAL_MS: '1000',
-    INTAKE_SWEEP_MIN_AGE_MS: '5000',
-  });
-  const port = await freePort();
-  apiUrl = `http://127.0.0.1:${port}`;
-  api = spawnApp('api', { ...platform.env, LOG_LEVEL: 'warn', API_PORT: String(port), API_METRICS_PORT: '0' });
-  await worker.waitHealthy(`http://127.0.0.1:${metricsPort}/readyz`, { timeoutMs: 120_000 });
-  await api.waitHealthy(`${apiUrl}/readyz`, { timeoutMs: 120_000 });
+  // Both on ports they are started again on when another process takes one first, at once.
+  const readyz = ([port]: readonly number[]) => `http://127.0.0.1:${port}/readyz`;
+  const [startedWorker, startedApi] = await Promise.all([
+    spawnAppOnFreePorts(
+      'worker',
+      1,
+      ([metricsPort]) => ({
+        ...platform.env,
+        ...KILLABLE_WORKER_ENV,
+        LOG_LEVEL: 'warn',
+        WORKER_METRICS_PORT: String(metricsPort),
+        INTAKE_SWEEP_INTERVAL_MS: '1000',
+        INTAKE_SWEEP_MIN_AGE_MS: '5000',
+      }),
+      readyz,
+      { timeoutMs: 120_000 },
+    ),
+    spawnAppOnFreePorts('api', 1, ([port]) => ({ ...platform.env, LOG_LEVEL: 'warn', API_PORT: String(port), API_METRICS_PORT: '0' }), readyz, {
+      timeoutMs: 120_000,
+    }),
+  ]);
+  worker = startedWorker.proc;
+  api = startedApi.proc;
+  apiUrl = `http://127.0.0.1:${startedApi.ports[0]}`;
 }, 240_000);
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { LIGHT_WARMUP_ENV } from './light-warm-up';
 import { DEFAULT_ENTRIES, ProcessGroup, startApp, startAppOnFreePorts, type AppName, type ManagedProcess } from '@notify/platform-kit';
 
 export type AppProcess = ManagedProcess;
@@ -5,7 +6,7 @@ export type AppProcess = ManagedProcess;
 /** One group per test file (Jest loads this module per file): every app it spawned dies with it. */
 const group = new ProcessGroup();
 
-const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...env });
+const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...LIGHT_WARMUP_ENV, ...env });
 
 /**
  * Runs one app as a real process, as production does (`node --import tsx`), so a test can
@@ -26,12 +27,53 @@ export async function spawnAppOnFreePorts(
   count: number,
   env: (ports: readonly number[]) => Record<string, string>,
   readyUrl: (ports: readonly number[]) => string,
+  options: { timeoutMs?: number } = {},
 ): Promise<{ proc: AppProcess; ports: number[] }> {
-  const started = await startAppOnFreePorts(group, { name: app, entry: DEFAULT_ENTRIES[app], ports: count, env: (p) => baseEnv(env(p)), readyUrl });
+  const started = await startAppOnFreePorts(group, {
+    name: app,
+    entry: DEFAULT_ENTRIES[app],
+    ports: count,
+    env: (p) => baseEnv(env(p)),
+    readyUrl,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   return { proc: started.process, ports: started.ports };
 }
 
-/** A worker a test SIGKILLs: short locks and stalled checks, so another worker takes its jobs within ~3 s. */
+/** What makes a worker one a test SIGKILLs: short locks and stalled checks, so another worker takes its jobs within ~3 s. */
+export const KILLABLE_WORKER_ENV = { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' };
+
+/** A worker a test SIGKILLs (KILLABLE_WORKER_ENV). */
 export function spawnKillableWorker(env: Record<string, string>): AppProcess {
-  return spawnApp('worker', { ...env, WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', PROVIDER_TIMEOUT_MS: '5000' });
+  return spawnApp('worker', { ...env, ...KILLABLE_WORKER_ENV });
+}
+
+/** Killable workers a test starts one after another (one to SIGKILL, one to take over); `killAll` in afterAll. */
+export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
+  const started: AppProcess[] = [];
+  return {
+    start: () => {
+      const worker = spawnKillableWorker(env());
+      started.push(worker);
+      return worker;
+    },
+    killAll: async () => {
+      for (const worker of started) await worker.kill();
+    },
+  };
+}
+
+/** A test file's killable workers: `start()` adds one on `env()`; `killAll()`, before the platform stops, ends every one. */
+export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
+  const workers: AppProcess[] = [];
+  return {
+    start: () => {
+      const worker = spawnKillableWorker(env());
+      workers.push(worker);
+      return worker;
+    },
+    killAll: async () => {
+      for (const worker of workers) await worker.kill();
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { cascadeTimeEnv, startInProcessPlatform, type InProcessOptions, type InProcessPlatform, type PlatformParts } from '@notify/platform-kit';
 import { startApi, type RunningApi } from '../../apps/api/src/api-runtime';
+import { LIGHT_WARMUP_ENV } from './light-warm-up';
 import { loadConfig as loadApiConfig } from '../../apps/api/src/config';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
@@ -40,5 +41,6 @@ export function startTestPlatform(options: Omit<InProcessOptions, 'apiKeys'> = {
     apiKeys: `${TEST_API_KEY}:tenant-a,${OTHER_TENANT_KEY}:tenant-b`,
     timeScale: TEST_TIME_SCALE,
     ...options,
+    env: { ...LIGHT_WARMUP_ENV, ...options.env },
   });
 }

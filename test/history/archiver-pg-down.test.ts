@@ -15,8 +15,9 @@ import { freshDatabase, startTestPostgres } from './postgres-fixture';
  * terminal records wait in Redis as full records (status still served), the backlog and the
  * failures show on /metrics; when PostgreSQL returns every accepted notification is in the
  * history exactly once and Redis holds only compact entries. Then PostgreSQL crashes (SIGKILL)
- * under worker processes whose archivers hold a batch in flight, three times: the processes
- * live on, deliver meanwhile, and archive everything once it is back.
+ * under worker processes whose archivers hold a batch in flight, twice (the second crash meets
+ * processes that already recovered from one): the processes live on, deliver meanwhile, and
+ * archive everything once it is back.
  */
 const TENANT = 'tenant-a';
 const BEFORE = 150;
@@ -82,7 +83,7 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
       return seen.backlog === DURING && seen.failures >= 1;
     },
     30_000,
-    1_000,
+    200,
   );
   expect((await redisLeft(platform.redis.url, secondIds)).fullRecords).toBe(DURING);
 
@@ -107,7 +108,7 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
   expect((await redisLeft(platform.redis.url, allIds)).fullRecords).toBe(0);
 });
 
-it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, three times, keep delivering and archive everything after', async () => {
+it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, twice, keep delivering and archive everything after', async () => {
   // Only the worker processes deliver and archive from here (small batches: several per crash).
   await platform.workers[0]!.close();
   for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVER_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
@@ -130,7 +131,7 @@ it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive
   await store.close();
   store = undefined;
 
-  for (let crash = 1; crash <= 3; crash += 1) {
+  for (let crash = 1; crash <= 2; crash += 1) {
     // Frozen first, so that the archivers' next batches hang in PostgreSQL with their clients checked out.
     freezePostgres(postgres);
     const ids = await postAllAccepted(platform.api.url, bodiesOf(crash), PER_CRASH);

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort } from '@notify/platform-kit';
 import { compiledApiEnv, useCompiledApps } from './compiled-build';
 
 const ROOT = resolve(__dirname, '../..');
@@ -42,8 +41,8 @@ it('compiles each service entry to dist/ and puts every Lua script beside the co
 });
 
 it('runs the compiled api with plain node in production mode: health answers, no dev dependency and no TypeScript is loaded', async () => {
-  const port = await freePort();
-  const api = await compiled.start('api', port, compiledApiEnv(port));
+  const api = await compiled.start('api', compiledApiEnv);
+  const { port } = api;
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'ok' });

@@ -52,6 +52,24 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** The console with a small throttle, mounted as the api mounts it; `trustedProxies` as ADMIN_TRUSTED_PROXIES gives them. */
+function throttledApp(trustedProxies?: string[]): Express {
+  const target = express();
+  target.use(
+    '/admin',
+    createAdminConsole({
+      queues,
+      redis: sessionRedis!,
+      adminApiKey: ADMIN_KEY,
+      session: { ttlSeconds: 3600, secureCookie: 'auto' },
+      limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
+      ...(trustedProxies ? { trustedProxies } : {}),
+    }),
+  );
+  target.use(errorMiddleware(pino({ level: 'silent' })));
+  return target;
+}
+
 const admin = (req: request.Test) => req.set('authorization', `Bearer ${ADMIN_KEY}`);
 
 it('refuses without the admin key, and with a wrong key', async () => {
@@ -185,17 +203,7 @@ describe('browser sign-in (cookie session)', () => {
   });
 
   it('slows guessing: after 3 wrong keys from one address even the right key waits (429)', async () => {
-    const throttled = express();
-    throttled.use(
-      '/admin',
-      createAdminConsole({
-        queues,
-        redis: sessionRedis!,
-        adminApiKey: ADMIN_KEY,
-        session: { ttlSeconds: 3600, secureCookie: 'auto' },
-        limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
-      }),
-    );
+    const throttled = throttledApp();
     for (let i = 0; i < 3; i += 1) expect((await signIn(`wrong-key-${i}-00000000000000000000`, {}, throttled)).status).toBe(401);
     const blocked = await signIn(ADMIN_KEY, {}, throttled);
     expect(blocked.status).toBe(429);
@@ -248,23 +256,6 @@ describe('browser sign-in (cookie session)', () => {
 });
 
 describe('admin key throttle (Bearer and form) behind a trusted proxy', () => {
-  /** The console with a small throttle, mounted as the api mounts it; `trustedProxies` as ADMIN_TRUSTED_PROXIES gives them. */
-  function throttledApp(trustedProxies?: string[]): Express {
-    const target = express();
-    target.use(
-      '/admin',
-      createAdminConsole({
-        queues,
-        redis: sessionRedis!,
-        adminApiKey: ADMIN_KEY,
-        session: { ttlSeconds: 3600, secureCookie: 'auto' },
-        limiter: createLoginLimiter({ maxFailures: 3, windowMs: 60_000 }),
-        ...(trustedProxies ? { trustedProxies } : {}),
-      }),
-    );
-    target.use(errorMiddleware(pino({ level: 'silent' })));
-    return target;
-  }
   const lanes = (target: Express, key: string, forwardedFor?: string) => {
     const r = request(target).get('/admin/queues/api/queues').set('authorization', `Bearer ${key}`);
     return forwardedFor ? r.set('x-forwarded-for', forwardedFor) : r;

@@ -4,7 +4,16 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ProcessGroup, processAlive, startPrivateRedis, waitFor, type ManagedProcess, type PrivateRedis } from '@notify/platform-kit';
+import {
+  DEFAULT_ENTRIES,
+  ProcessGroup,
+  processAlive,
+  startAppOnFreePorts,
+  startPrivateRedis,
+  waitFor,
+  type ManagedProcess,
+  type PrivateRedis,
+} from '@notify/platform-kit';
 
 /**
  * The production build as the tests that run compiled code see it: `npm run build` once for
@@ -102,6 +111,8 @@ export function compiledApiEnv(port: number): Record<string, string> {
 
 export interface CompiledApp {
   proc: ManagedProcess;
+  /** The port it listens on (the api's public one, the worker's metrics). */
+  port: number;
   /** Stops the app with SIGTERM, expects a clean exit, and answers every module it loaded (relative to the repository). */
   stopAndListModules(): Promise<string[]>;
 }
@@ -110,12 +121,14 @@ export interface CompiledApp {
  * The set-up of a test file that runs compiled apps, registered as its beforeAll / afterAll: the
  * build (once per run), a private Redis, a temp dir for the module records, a process group.
  * `start` runs `node apps/<app>/dist/main.js` (production profile, logging at warn) against that
- * Redis with the preload recording its modules; it resolves once /readyz answers on `port`.
+ * Redis with the preload recording its modules, on a free port given to `env` (started again on
+ * a fresh one when another process takes it first); it resolves once /readyz answers there.
  */
-export function useCompiledApps(): { start(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<CompiledApp> } {
+export function useCompiledApps(): { start(app: 'api' | 'worker', env: (port: number) => Record<string, string>): Promise<CompiledApp> } {
   const group = new ProcessGroup();
   let redis: PrivateRedis | undefined;
   let tmp = '';
+  let started = 0;
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'notify-compiled-'));
     await buildOnce();
@@ -126,25 +139,28 @@ export function useCompiledApps(): { start(app: 'api' | 'worker', port: number, 
     await redis?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
-  const start = async (app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<CompiledApp> => {
-    const record = join(tmp, `${app}-${port}-modules.json`);
-    const proc = group.start({
+  const start = async (app: 'api' | 'worker', env: (port: number) => Record<string, string>): Promise<CompiledApp> => {
+    started += 1;
+    const record = join(tmp, `${app}-${started}-modules.json`);
+    const { process: proc, ports } = await startAppOnFreePorts(group, {
       name: `${app}-dist`,
-      command: process.execPath,
-      args: ['--require', RECORD_LOADED_MODULES_PRELOAD, `apps/${app}/dist/main.js`],
-      cwd: ROOT,
-      env: {
+      entry: DEFAULT_ENTRIES[app],
+      compiled: true,
+      preload: RECORD_LOADED_MODULES_PRELOAD,
+      ports: 1,
+      env: ([port]) => ({
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         NODE_ENV: 'production',
         REDIS_URL: redis!.url,
         LOG_LEVEL: 'warn',
         RECORD_LOADED_MODULES: record,
-        ...env,
-      },
+        ...env(port!),
+      }),
+      readyUrl: ([port]) => `http://127.0.0.1:${port}/readyz`,
     });
-    await proc.waitHealthy(`http://127.0.0.1:${port}/readyz`, { timeoutMs: 60_000 });
     return {
       proc,
+      port: ports[0]!,
       stopAndListModules: async () => {
         proc.signal('SIGTERM');
         const exit = await proc.exited;

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { freePort } from '@notify/platform-kit';
 import { RECORD_LOADED_MODULES_PRELOAD, compiledApiEnv, useCompiledApps } from './compiled-build';
 import { toolingKind } from './tooling-modules';
 
@@ -53,22 +52,20 @@ function toolingLoaded(loaded: readonly string[]): string[] {
 
 describe('the compiled api and worker load no tooling', () => {
   /** Runs the compiled app until ready, then stops it: the modules it loaded. */
-  async function modulesOf(app: 'api' | 'worker', port: number, env: Record<string, string>): Promise<string[]> {
+  async function modulesOf(app: 'api' | 'worker', env: (port: number) => Record<string, string>): Promise<string[]> {
     // The history (on by default in production) needs a PostgreSQL; what is loaded without it is the question here.
-    return (await compiled.start(app, port, { HISTORY_ENABLED: 'false', ...env })).stopAndListModules();
+    return (await compiled.start(app, (port) => ({ HISTORY_ENABLED: 'false', ...env(port) }))).stopAndListModules();
   }
 
   it('api: no test peer, simulator, chaos, load, benchmark, test or platform-kit module, no dev dependency', async () => {
-    const port = await freePort();
-    const loaded = await modulesOf('api', port, compiledApiEnv(port));
+    const loaded = await modulesOf('api', compiledApiEnv);
     // The record is the real thing: the compiled entry and the providers' index, which a peer re-exported from it would come with.
     expect(loaded).toEqual(expect.arrayContaining(['apps/api/dist/main.js', 'packages/providers/dist/index.js']));
     expect(toolingLoaded(loaded)).toEqual([]);
   });
 
   it('worker: no test peer, simulator, chaos, load, benchmark, test or platform-kit module, no dev dependency', async () => {
-    const port = await freePort();
-    const loaded = await modulesOf('worker', port, { WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) });
+    const loaded = await modulesOf('worker', (port) => ({ WORKER_METRICS_HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port) }));
     expect(loaded).toEqual(
       expect.arrayContaining(['apps/worker/dist/main.js', 'packages/providers/dist/index.js', 'packages/providers/dist/smpp/smpp-adapter.js']),
     );

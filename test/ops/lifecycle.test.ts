@@ -4,11 +4,10 @@ import { request as httpRequest } from 'node:http';
 import { CHANNELS, PRIORITIES, QUEUE_PREFIX, channelQueueName, notificationId, notificationKey } from '@notify/core';
 import { loadConfig as loadSimConfig } from '../../apps/simulators/src/config';
 import { startSimulators, type RunningSimulators } from '../../apps/simulators/src/simulators';
-import { freePort } from '@notify/platform-kit';
 import { FAST_CASCADE_ENV, TEST_API_KEY } from '../harness/platform';
 import { startPrivateRedis as startTestRedis, type PrivateRedis as TestRedis } from '@notify/platform-kit';
 import { waitFor } from '@notify/platform-kit';
-import { spawnApp as startApp, type AppProcess } from '../harness/app-process';
+import { spawnApp as startApp, spawnAppOnFreePorts, type AppProcess } from '../harness/app-process';
 import { sendNotifications } from './traffic';
 
 /**
@@ -55,20 +54,25 @@ function baseEnv(): Record<string, string> {
 }
 
 async function startApi(env: Record<string, string> = {}): Promise<{ proc: AppProcess; url: string }> {
-  const port = await freePort();
-  const proc = startApp('api', { ...baseEnv(), API_PORT: String(port), ...env });
+  const { proc, ports } = await spawnAppOnFreePorts(
+    'api',
+    1,
+    ([port]) => ({ ...baseEnv(), API_PORT: String(port), ...env }),
+    ([port]) => `http://127.0.0.1:${port}/readyz`,
+  );
   processes.push(proc);
-  const url = `http://127.0.0.1:${port}`;
-  await proc.waitHealthy(`${url}/readyz`);
-  return { proc, url };
+  return { proc, url: `http://127.0.0.1:${ports[0]}` };
 }
 
 async function startWorker(): Promise<{ proc: AppProcess; metricsUrl: string }> {
-  const port = await freePort();
-  const proc = startApp('worker', { ...baseEnv(), WORKER_METRICS_PORT: String(port) });
+  const { proc, ports } = await spawnAppOnFreePorts(
+    'worker',
+    1,
+    ([port]) => ({ ...baseEnv(), WORKER_METRICS_PORT: String(port) }),
+    ([port]) => `http://127.0.0.1:${port}/readyz`,
+  );
   processes.push(proc);
-  await proc.waitHealthy(`http://127.0.0.1:${port}/readyz`);
-  return { proc, metricsUrl: `http://127.0.0.1:${port}/metrics` };
+  return { proc, metricsUrl: `http://127.0.0.1:${ports[0]}/metrics` };
 }
 
 async function statuses(ids: string[]): Promise<string[]> {
@@ -265,8 +269,8 @@ describe('production profile', () => {
       const probe = new Redis(lossy.url);
       expect(await probe.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'allkeys-lru']);
       probe.disconnect();
-      const port = String(await freePort());
-      const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: port, WORKER_METRICS_PORT: port });
+      // It refuses the Redis before it would serve: any port will do, so one the system picks.
+      const proc = startApp(app, { ...baseEnv(), REDIS_URL: lossy.url, API_PORT: '0', WORKER_METRICS_PORT: '0' });
       processes.push(proc);
       const exit = await Promise.race([
         proc.exited,

@@ -93,6 +93,26 @@ it("a notification's status view matches the document from acceptance to its ter
   expect((await call('get', '/v1/recipients/{id}/notifications', '/v1/recipients/r-1/notifications?tenant=b')).status).toBe(400);
 });
 
+it('cancel answers what the document says: canceled, not cancelable, unknown, by event', async () => {
+  const eventId = `openapi-cancel-${Date.now()}`;
+  const id = (await call('post', '/v1/notifications', '/v1/notifications', { body: { ...notification(eventId), ttlSeconds: 600 } })).body!.id as string;
+  const first = await call('delete', '/v1/notifications/{id}', `/v1/notifications/${id}`);
+  // Accepted a moment ago: canceled, unless a call is in flight already (409 sending) or it was delivered.
+  expect([200, 409]).toContain(first.status);
+  await waitFor(
+    'a terminal status',
+    async () => ['delivered', 'canceled', 'failed'].includes((await call('get', '/v1/notifications/{id}', `/v1/notifications/${id}`)).body!.status as string),
+    30_000,
+  );
+  const view = await call('get', '/v1/notifications/{id}', `/v1/notifications/${id}`);
+  expect(view.body!.expiresAt).toEqual(expect.any(Number));
+  expect([200, 409]).toContain((await call('delete', '/v1/notifications/{id}', `/v1/notifications/${id}`)).status);
+  expect((await call('delete', '/v1/notifications/{id}', `/v1/notifications/${'0'.repeat(32)}`)).status).toBe(404);
+  expect((await call('delete', '/v1/notifications/{id}', '/v1/notifications/not-an-id')).status).toBe(400);
+  expect((await call('delete', '/v1/notifications', `/v1/notifications?eventId=${eventId}`)).body).toMatchObject({ eventId, notFound: 0 });
+  expect((await call('delete', '/v1/notifications', '/v1/notifications')).status).toBe(400);
+});
+
 it('recipients, tracking, admin and health answer what the document says', async () => {
   const profile = { addresses: { sms: '+905551112233' }, preferences: ['sms'] };
   expect((await call('put', '/v1/recipients/{id}', '/v1/recipients/r-openapi', { body: profile })).status).toBe(201);

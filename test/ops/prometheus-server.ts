@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@notify/platform-kit';
-import { waitFor } from '@notify/platform-kit';
+import { ADDRESS_IN_USE, freePort, PortTakenError, retryOnPortTaken, waitFor } from '@notify/platform-kit';
 
 export interface ScrapeJob {
   job: string;
@@ -51,9 +50,14 @@ export function renderConfig(jobs: ScrapeJob[], ruleFiles: string[], intervalSec
 
 /**
  * Starts the `prometheus` binary (Debian package) on a free loopback port with a temporary
- * storage directory, and waits until it is ready.
+ * storage directory, and waits until it is ready; started again on a fresh port when another
+ * process binds the one found free first.
  */
-export async function startPrometheus(options: { jobs: ScrapeJob[]; ruleFiles?: string[]; intervalSeconds?: number }): Promise<RunningPrometheus> {
+export function startPrometheus(options: { jobs: ScrapeJob[]; ruleFiles?: string[]; intervalSeconds?: number }): Promise<RunningPrometheus> {
+  return retryOnPortTaken('prometheus', () => startOnFreePort(options));
+}
+
+async function startOnFreePort(options: { jobs: ScrapeJob[]; ruleFiles?: string[]; intervalSeconds?: number }): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'notify-prometheus-'));
   const configFile = join(dir, 'prometheus.yml');
   writeFileSync(configFile, renderConfig(options.jobs, options.ruleFiles ?? [], options.intervalSeconds ?? 1));
@@ -118,7 +122,9 @@ export async function startPrometheus(options: { jobs: ScrapeJob[]; ruleFiles?: 
       100,
     );
   } catch (error) {
+    const exited = child.exitCode !== null;
     await stop();
+    if (exited && ADDRESS_IN_USE.test(output)) throw new PortTakenError(`prometheus could not bind port ${port}`);
     throw error;
   }
   return { url, query, log: () => output, stop };

@@ -2,9 +2,20 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findOnPath, freePort, isMissingBinaryError, REPO_ROOT, waitFor } from '@notify/platform-kit';
+import {
+  ADDRESS_IN_USE,
+  findOnPath,
+  freePort,
+  freePorts,
+  isMissingBinaryError,
+  PortTakenError,
+  REPO_ROOT,
+  retryOnPortTaken,
+  waitFor,
+} from '@notify/platform-kit';
 import { startTestCluster } from '../cluster/cluster-fixture';
 import { ensureTestBinaries } from '../harness/binaries';
+import { LIGHT_WARMUP_ENV } from '../harness/light-warm-up';
 
 /**
  * A fresh machine with only Node.js: PATH is one directory holding node, a few coreutils and,
@@ -173,34 +184,48 @@ describe('npm start with REDIS_CLUSTER_NODES', () => {
   it('on a running cluster: starts no redis-server (none is on PATH) and the api is ready on the cluster', async () => {
     const cluster = await startTestCluster({ replicasPerMaster: 0, persistence: 'none' });
     const bare = machine('none');
-    const ports: Record<string, string> = {};
-    for (const name of ['API_PORT', 'API_METRICS_PORT', 'WORKER_METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT']) {
-      ports[name] = String(await freePort());
-    }
-    const supervisor = await spawnSupervisor(
-      bare.path,
-      { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...ports },
-      120_000,
-    );
-    try {
-      await waitFor(
-        'the api started by npm start to be ready',
-        async () => {
-          if (/^\[start\] .*(exited|stopping)/m.test(supervisor.stdout()))
-            throw new Error(`npm start gave up:\n${supervisor.stdout()}\n${supervisor.stderr()}`);
-          const res = await fetch(`http://127.0.0.1:${ports.API_PORT}/readyz`).catch(() => undefined);
-          return res?.status === 200;
-        },
-        90_000,
-        250,
+    const names = ['API_PORT', 'API_METRICS_PORT', 'WORKER_METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT'];
+    // The apps bind the ports they are given a moment after these were found free: when the api
+    // (the one npm start gives up on) could not bind one, npm start runs again on fresh ports.
+    const startOnFreePorts = async (): Promise<Supervisor> => {
+      const ports = Object.fromEntries((await freePorts(names.length)).map((port, i) => [names[i]!, String(port)]));
+      const supervisor = await spawnSupervisor(
+        bare.path,
+        { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...LIGHT_WARMUP_ENV, ...ports },
+        120_000,
       );
-      expect(supervisor.stdout()).toMatch(/^\[start\] Redis Cluster answers at 127\.0\.0\.1:\d+.* \(cluster_state:ok; no redis-server started\)$/m);
-      expect(supervisor.stdout()).not.toMatch(/starting redis-server|redis-server not found/);
+      try {
+        await waitFor(
+          'the api started by npm start to be ready',
+          async () => {
+            if (/^\[start\] .*(exited|stopping)/m.test(supervisor.stdout()))
+              throw new Error(`npm start gave up:\n${supervisor.stdout()}\n${supervisor.stderr()}`);
+            const res = await fetch(`http://127.0.0.1:${ports.API_PORT}/readyz`).catch(() => undefined);
+            return res?.status === 200;
+          },
+          90_000,
+          250,
+        );
+        return supervisor;
+      } catch (error) {
+        supervisor.stop();
+        await supervisor.exited;
+        if (ADDRESS_IN_USE.test(supervisor.stdout() + supervisor.stderr()))
+          throw new PortTakenError(`npm start could not bind one of ${Object.values(ports).join(', ')}`);
+        throw error;
+      }
+    };
+    try {
+      const supervisor = await retryOnPortTaken('npm start', startOnFreePorts);
+      try {
+        expect(supervisor.stdout()).toMatch(/^\[start\] Redis Cluster answers at 127\.0\.0\.1:\d+.* \(cluster_state:ok; no redis-server started\)$/m);
+        expect(supervisor.stdout()).not.toMatch(/starting redis-server|redis-server not found/);
+      } finally {
+        supervisor.stop();
+        expect(await supervisor.exited).toBe(0);
+      }
     } finally {
-      supervisor.stop();
-      const code = await supervisor.exited;
       await cluster.stop();
-      expect(code).toBe(0);
     }
   }, 150_000);
 });

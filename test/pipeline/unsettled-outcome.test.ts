@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { notificationKey, type NotificationView } from '@notify/core';
-import { readViews, waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
-import { waitFor } from '@notify/platform-kit';
-import { simulatorControl } from '../harness/sim-control';
+import { notificationKey } from '@notify/core';
+import { waitAllTerminal } from '../harness/notification-poll';
+import { TEST_API_KEY } from '../harness/platform';
+import { useUnsettledPush } from '../harness/unsettled-push';
 
 /**
  * An outcome that never settles: the first push call times out after the provider delivered; then push refuses
@@ -13,55 +12,14 @@ import { simulatorControl } from '../harness/sim-control';
  * maximum age. Push back in time -> delivered with 2 calls spent; never back -> `unconfirmed`
  * (the provider did deliver: never `failed`). Breakers off, so only the rule is measured.
  */
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({
-    env: {
-      BREAKER_ENABLED: 'false',
-      PROVIDER_TIMEOUT_MS: '300',
-      CASCADE_RECONCILE_DELAY_MS: '2500',
-      CASCADE_UNAVAILABLE_RETRY_MS: '200',
-      CASCADE_MAX_AGE_MS: '8000',
-    },
-    simEnv: { SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
-  });
-});
-afterAll(async () => {
-  await platform?.stop();
-});
-
+const { platform, control, ledger, refused, timeOutThenGoDown } = useUnsettledPush({ CASCADE_RECONCILE_DELAY_MS: '2500', CASCADE_MAX_AGE_MS: '8000' });
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
-const { control, ledger } = simulatorControl(() => platform.sims.controlUrl);
-const view = async (id: string) => (await readViews(platform.redis.url, [id]))[0] as NotificationView;
-const refused = (v: NotificationView) => v.attempts.filter((a) => a.errorClass === 'ECONNREFUSED');
-
-/** Push answers after 1 s (the 300 ms call times out, the provider delivers), then push goes down. */
-async function timeOutThenGoDown(eventId: string): Promise<string> {
-  const before = await ledger();
-  await control('/control/channels/push', { mode: 'slow', slowMs: 1_000 });
-  const res = await request(platform.api.url)
-    .post('/v1/notifications')
-    .set(auth)
-    .send({
-      eventId,
-      priority: 'urgent',
-      content: { title: 't', body: 'b' },
-      recipient: { id: `r-${eventId}`, addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
-    });
-  expect(res.status).toBe(202);
-  const id = res.body.id as string;
-  await waitFor('the first push call to end unknown', async () => (await view(id)).attempts[0]?.outcome === 'unknown', 10_000);
-  await waitFor('the provider to deliver the timed-out call', async () => (await ledger()).deliveries === before.deliveries + 1, 10_000);
-  await control('/control/channels/push', { mode: 'down' });
-  await waitFor('two reconciliations refused at connect', async () => refused(await view(id)).length >= 2, 10_000);
-  return id;
-}
 
 it('a refused reconciliation spends no call: push comes back, the key reconciles, status delivered', async () => {
   const before = await ledger();
-  const id = await timeOutThenGoDown('unsettled-back');
+  const id = await timeOutThenGoDown('unsettled-back', 2);
   await control('/control/channels/push/restore');
-  const [done] = await waitAllTerminal(platform.redis.url, [id], 10_000);
+  const [done] = await waitAllTerminal(platform().redis.url, [id], 10_000);
 
   expect(done).toMatchObject({ status: 'delivered', deliveredChannel: 'push' });
   expect(refused(done!).every((a) => a.kind === 'reconcile' && a.outcome === 'transient' && a.spent === false)).toBe(true);
@@ -77,14 +35,14 @@ it('a refused reconciliation spends no call: push comes back, the key reconciles
 });
 
 it('an unknown outcome its channel never lets us settle ends unconfirmed at the maximum age, never failed', async () => {
-  const id = await timeOutThenGoDown('unsettled-never');
-  const [done] = await waitAllTerminal(platform.redis.url, [id], 15_000);
+  const id = await timeOutThenGoDown('unsettled-never', 2);
+  const [done] = await waitAllTerminal(platform().redis.url, [id], 15_000);
   await control('/control/channels/push/restore');
 
   expect(done).toMatchObject({ status: 'unconfirmed', failureReason: 'unknown-outcome-unsettled-before-maximum-age' });
   expect(done!.attempts.filter((a) => a.spent !== false)).toHaveLength(1);
   expect(done!.attempts.every((a) => a.channel === 'push')).toBe(true);
-  const res = await request(platform.api.url).get(`/v1/notifications/${id}`).set(auth);
+  const res = await request(platform().api.url).get(`/v1/notifications/${id}`).set(auth);
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ status: 'unconfirmed' });
   expect(await hget(id, 'addresses')).toBeNull();
@@ -93,7 +51,7 @@ it('an unknown outcome its channel never lets us settle ends unconfirmed at the 
 it('sends refused on every channel spend nothing and end failed at the maximum age, not budget-exhausted', async () => {
   for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}`, { mode: 'down' });
   try {
-    const res = await request(platform.api.url)
+    const res = await request(platform().api.url)
       .post('/v1/notifications')
       .set(auth)
       .send({
@@ -103,7 +61,7 @@ it('sends refused on every channel spend nothing and end failed at the maximum a
         recipient: { id: 'r-all-refused', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
       });
     expect(res.status).toBe(202);
-    const [done] = await waitAllTerminal(platform.redis.url, [res.body.id as string], 15_000);
+    const [done] = await waitAllTerminal(platform().redis.url, [res.body.id as string], 15_000);
     expect(done).toMatchObject({ status: 'failed', failureReason: 'no channel available before the maximum age' });
     expect(done!.attempts.length).toBeGreaterThan(3);
     expect(done!.attempts.every((a) => a.spent === false && a.errorClass === 'ECONNREFUSED')).toBe(true);
@@ -114,7 +72,7 @@ it('sends refused on every channel spend nothing and end failed at the maximum a
 });
 
 async function hget(id: string, field: string): Promise<string | null> {
-  const redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
+  const redis = new Redis(platform().redis.url, { maxRetriesPerRequest: 1 });
   try {
     return await redis.hget(notificationKey(id), field);
   } finally {

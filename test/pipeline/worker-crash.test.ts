@@ -1,4 +1,4 @@
-import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
+import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
@@ -13,27 +13,21 @@ import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notif
  */
 const COUNT = 1_200;
 let platform: TestPlatform;
-const workers: AppProcess[] = [];
+const workers = killableWorkers(() => platform.env);
 
 beforeAll(async () => {
   // The api runs in-process; the workers are real processes. Providers answer in ~40 ms.
   platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.kill();
+  await workers.killAll();
   await platform?.stop();
 });
-
-function startWorker(): AppProcess {
-  const worker = spawnKillableWorker(platform.env);
-  workers.push(worker);
-  return worker;
-}
 
 const ledger = () => readLedger(platform.sims.controlUrl);
 
 it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run', async () => {
-  const victim = startWorker();
+  const victim = workers.start();
   const random = fixtureRandom(7);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
   const ids = await postAllAccepted(platform.api.url, bodies, 400);
@@ -44,7 +38,7 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
   const atKill = await ledger();
   expect(atKill.deliveries).toBeLessThan(COUNT);
 
-  startWorker();
+  workers.start();
   const views = await waitAllTerminal(platform.redis.url, ids, 90_000);
   const summary = await ledger();
   const delivered = views.filter((v) => v.status === 'delivered').length;

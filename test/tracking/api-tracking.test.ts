@@ -14,7 +14,8 @@ const CLIENT_ALLOWANCE_MS = 100;
 let platform: TestPlatform;
 // Load shedding is off here (it has its own tests): a 503 on a busy CI loop is not what these check.
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { TRACKING_SHED_LOOP_DELAY_MS: '0' } });
+  // The production warm-up (400 queries), which the first test is about.
+  platform = await startTestPlatform({ env: { TRACKING_SHED_LOOP_DELAY_MS: '0', TRACKING_WARMUP_QUERIES: '400' } });
 });
 afterAll(async () => {
   await platform?.stop();

@@ -52,8 +52,10 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // One socket write per event-loop turn: a batch's intake scripts (and the turn's job adds) leave
   // together instead of one write syscall each (docs/benchmarks-pipeline.md, "Settings the figures depend on").
   const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
+  // archive: a cancel ends a record, which then joins the archive queue when the history is on.
+  const scripts = loadScripts(redis, { partitions: config.partitions, coalesce, archive: config.history.enabled });
   const intake = new IntakeService({
-    scripts: loadScripts(redis, { partitions: config.partitions, coalesce }),
+    scripts,
     queues,
     recipients,
     gate,
@@ -102,6 +104,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
+    cancel: { scripts, metrics, events: webhooks.publisher.stepEvents() },
     providerEvents: { receipts, secrets: config.providerEvents.secrets, sns: new SnsSignatureVerifier({ hosts: config.snsCertHosts }) },
     routers: [
       { path: '/v1/tracking', router: tracking, auth: 'tenant' },

@@ -12,7 +12,7 @@ import { inOrder } from './middleware-chain';
 import { docsRouter } from './openapi';
 import { requestContext } from './request-context';
 import { healthRouter } from './routes/health';
-import { acceptOne, notificationsRouter } from './routes/notifications';
+import { acceptOne, notificationsRouter, type CancelRouteDeps } from './routes/notifications';
 import { providerEventsRouter, type ProviderEventsDeps } from './routes/provider-events';
 import { recipientsRouter } from './routes/recipients';
 import { webhooksRouter } from './routes/webhooks';
@@ -39,6 +39,8 @@ export interface AppDeps {
   webhooks?: { service: WebhookService; config: Pick<WebhookConfig, 'maxEndpoints'> };
   /** Provider events in (`/v1/providers/:provider/events`, docs/provider-events.md) and the suppression lift; without it neither is served. */
   providerEvents?: Omit<ProviderEventsDeps, 'bodyLimit'>;
+  /** Cancel (`DELETE /v1/notifications/...`); without it the routes are not served. */
+  cancel?: CancelRouteDeps;
 }
 
 /** The HTTP application, separate from listen() so tests drive it with supertest. */
@@ -58,7 +60,11 @@ export function createApp(deps: AppDeps): Express {
   // their paths overlap, so the order changes no answer). Its guards run as one layer.
   const intakeGuards = inOrder(refuseOversized, tenant, json);
   app.post('/v1/notifications', intakeGuards, acceptOne({ intake: deps.intake, isDraining: deps.isDraining }));
-  app.use('/v1/notifications', intakeGuards, notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history }));
+  app.use(
+    '/v1/notifications',
+    intakeGuards,
+    notificationsRouter({ intake: deps.intake, redis: deps.redis, isDraining: deps.isDraining, ...history, ...(deps.cancel ? { cancel: deps.cancel } : {}) }),
+  );
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining, isWarmingUp: deps.isWarmingUp }));
   app.use(docsRouter()); // GET /openapi.json and /docs, public like the health checks
   // No /metrics here: it has its own listener (api-runtime.ts), off the public port.

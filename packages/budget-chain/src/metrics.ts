@@ -26,6 +26,14 @@ function getOrCreate<T>(registry: Registry, name: string, create: () => T): T {
   return existing === undefined ? create() : (existing as unknown as T);
 }
 
+function counter<L extends string = never>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  return getOrCreate(registry, name, () => new Counter({ name, help, labelNames, registers: [registry] }));
+}
+
+function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Histogram<L> {
+  return getOrCreate(registry, name, () => new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers: [registry] }));
+}
+
 export interface BudgetMetrics extends BudgetObserver {
   readonly stepDuration: Histogram<'step' | 'policy' | 'outcome'>;
   readonly timeouts: Counter<'step' | 'policy'>;
@@ -45,74 +53,15 @@ export interface BudgetMetrics extends BudgetObserver {
 /** The caller's metrics, registered on `registry` (never the global default). */
 export function createBudgetMetrics(registry: Registry): BudgetMetrics {
   const n = BUDGET_METRIC_NAMES;
-  const stepDuration = getOrCreate(
-    registry,
-    n.stepDuration,
-    () =>
-      new Histogram({
-        name: n.stepDuration,
-        help: 'Duration of one budgeted sub-call (step), by how it ended.',
-        labelNames: ['step', 'policy', 'outcome'] as const,
-        buckets: DURATION_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const timeouts = getOrCreate(
-    registry,
-    n.timeouts,
-    () =>
-      new Counter({
-        name: n.timeouts,
-        help: 'Sub-calls that ran out of min(their share, what was left), by step and split policy.',
-        labelNames: ['step', 'policy'] as const,
-        registers: [registry],
-      }),
-  );
-  const cancellations = getOrCreate(
-    registry,
-    n.cancellations,
-    () =>
-      new Counter({
-        name: n.cancellations,
-        help: 'In-flight sub-calls whose request was aborted because the caller gave up.',
-        labelNames: ['step'] as const,
-        registers: [registry],
-      }),
-  );
-  const requests = getOrCreate(
-    registry,
-    n.requests,
-    () =>
-      new Counter({
-        name: n.requests,
-        help: 'Budgeted requests at the edge, by outcome and split policy.',
-        labelNames: ['outcome', 'policy'] as const,
-        registers: [registry],
-      }),
-  );
-  const requestDuration = getOrCreate(
-    registry,
-    n.requestDuration,
-    () =>
-      new Histogram({
-        name: n.requestDuration,
-        help: 'End-to-end time of budgeted requests at the edge (W in L = lambda x W).',
-        labelNames: ['outcome', 'policy'] as const,
-        buckets: DURATION_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const shed = getOrCreate(
-    registry,
-    n.shed,
-    () =>
-      new Counter({
-        name: n.shed,
-        help: 'Requests refused with 503 + Retry-After before any work, by reason (loop_delay, in_flight).',
-        labelNames: ['reason'] as const,
-        registers: [registry],
-      }),
-  );
+  const stepDuration = histogram(registry, n.stepDuration, 'Duration of one budgeted sub-call (step), by how it ended.', ['step', 'policy', 'outcome']);
+  const timeouts = counter(registry, n.timeouts, 'Sub-calls that ran out of min(their share, what was left), by step and split policy.', ['step', 'policy']);
+  const cancellations = counter(registry, n.cancellations, 'In-flight sub-calls whose request was aborted because the caller gave up.', ['step']);
+  const requests = counter(registry, n.requests, 'Budgeted requests at the edge, by outcome and split policy.', ['outcome', 'policy']);
+  const requestDuration = histogram(registry, n.requestDuration, 'End-to-end time of budgeted requests at the edge (W in L = lambda x W).', [
+    'outcome',
+    'policy',
+  ]);
+  const shed = counter(registry, n.shed, 'Requests refused with 503 + Retry-After before any work, by reason (loop_delay, in_flight).', ['reason']);
   const loopDelay = getOrCreate(
     registry,
     n.loopDelay,
@@ -123,15 +72,10 @@ export function createBudgetMetrics(registry: Registry): BudgetMetrics {
         registers: [registry],
       }),
   );
-  const lateAnswers = getOrCreate(
+  const lateAnswers = counter(
     registry,
     n.lateAnswers,
-    () =>
-      new Counter({
-        name: n.lateAnswers,
-        help: 'Answers written after their request budget had ended (should stay 0; shedding and the answer reserve exist to keep it there).',
-        registers: [registry],
-      }),
+    'Answers written after their request budget had ended (should stay 0; shedding and the answer reserve exist to keep it there).',
   );
   return {
     stepDuration,
@@ -169,22 +113,16 @@ export interface AbandonedWorkMetric {
 
 /** The dependency's metric: work it kept doing after its caller gave up. */
 export function createAbandonedWorkMetric(registry: Registry): AbandonedWorkMetric {
-  const name = BUDGET_METRIC_NAMES.abandonedWork;
-  const counter = getOrCreate(
+  const abandoned = counter(
     registry,
-    name,
-    () =>
-      new Counter({
-        name,
-        help: 'Seconds of work a dependency kept doing after its caller had given up (deadline passed or disconnected).',
-        labelNames: ['store'] as const,
-        registers: [registry],
-      }),
+    BUDGET_METRIC_NAMES.abandonedWork,
+    'Seconds of work a dependency kept doing after its caller had given up (deadline passed or disconnected).',
+    ['store'],
   );
   return {
-    counter,
+    counter: abandoned,
     record(store, ms) {
-      if (ms > 0) counter.inc({ store }, ms / 1000);
+      if (ms > 0) abandoned.inc({ store }, ms / 1000);
     },
   };
 }

@@ -26,6 +26,11 @@ export const ERROR_CATALOG = {
   PAYLOAD_TOO_LARGE: { httpStatus: 413, retryable: false, summary: 'The body exceeds the configured limit.' },
   UNSUPPORTED_MEDIA_TYPE: { httpStatus: 415, retryable: false, summary: 'The body must be `application/json`.' },
   IDEMPOTENCY_CONFLICT: { httpStatus: 422, retryable: false, summary: 'The same (event id, recipient id) was accepted before with a different payload.' },
+  NOT_CANCELABLE: {
+    httpStatus: 409,
+    retryable: false,
+    summary: 'The notification can no longer be canceled: a provider call is in flight or unsettled (`sending`), or it ended; `details` names its state.',
+  },
   RECIPIENT_NOT_FOUND: { httpStatus: 422, retryable: false, summary: 'The request names a stored recipient (`recipient.id` only) that does not exist.' },
   NO_DELIVERABLE_CHANNEL: { httpStatus: 422, retryable: false, summary: 'The recipient has no address on any channel of its preference order.' },
   TOO_MANY_ATTEMPTS: {

@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { Channel } from './channels';
+import { eventIndexPrefix } from './names';
 
 /**
  * The notification id, the idempotency key: 32 hex characters. The first 28 are
@@ -31,6 +32,14 @@ let lastRecipient = { tenant: '', recipientId: '', hash: '' };
 /** The provider-facing idempotency key: the same for every call of one notification. */
 export function providerIdempotencyKey(notificationIdValue: string): string {
   return `notify-${notificationIdValue}`;
+}
+
+/**
+ * The event index set of (tenant, event id) in one partition: the ids cancel by event looks up.
+ * sha1 as Lua's redis.sha1hex computes it from the record's fields (intake-3, compact-archived-2).
+ */
+export function eventIndexKey(tenant: string, eventId: string, partition = 0): string {
+  return eventIndexPrefix(partition) + crypto.createHash('sha1').update(`${tenant}\0${eventId}`).digest('hex');
 }
 
 /**

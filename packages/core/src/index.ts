@@ -7,6 +7,7 @@ export * from './schemas';
 export * from './validation';
 export * from './identity';
 export * from './status';
+export * from './expiry';
 export * from './cascade';
 export * from './outcome-classification';
 export * from './provider-ledger';

@@ -140,7 +140,18 @@ export function idempotencyMetaKey(partition = 0): string {
  * Scheduled notifications of one partition not yet due (score: sendAt, ms). Written by the
  * intake script instead of the pending-intake entry; the partition's releaser moves each due
  * one to its lane (release-due-2), so the due index costs one sorted-set entry per notification.
+ * A cancel removes its entry in the same script that makes the record `canceled`.
  */
 export function dueIndexKey(partition = 0): string {
   return `${partitionTag(partition)}:due`;
+}
+
+/**
+ * The prefix of the event index: `<tag>:ev:<sha1 hex of tenant NUL event id>` is a set of the
+ * ids of one (tenant, event id) in this partition (cancel by event). The scripts build the key
+ * from the record's tenant and event id with this prefix (Lua's sha1hex), so no key text is
+ * stored; eventIndexKey is the same name from TypeScript.
+ */
+export function eventIndexPrefix(partition = 0): string {
+  return `${partitionTag(partition)}:ev:`;
 }

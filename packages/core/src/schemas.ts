@@ -1,6 +1,7 @@
 import { ECDH } from 'node:crypto';
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES } from './channels';
+import { expiresAtSchema, ttlSecondsSchema } from './expiry';
 import { buildEmail, emailBytes } from './formatting/email';
 import { minimalPushBytes } from './formatting/push';
 import { smsSegments } from './formatting/sms';
@@ -177,6 +178,9 @@ export const notificationRequestSchema = z.strictObject({
   recipient: recipientSchema,
   content: contentSchema,
   sendAt: sendAtSchema.optional(),
+  /** When it is no use any more (docs/scheduling.md, Cancel and expiry): at most one of the two. */
+  expiresAt: expiresAtSchema.optional(),
+  ttlSeconds: ttlSecondsSchema.optional(),
 });
 
 export const batchRequestSchema = z.strictObject({

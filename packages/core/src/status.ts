@@ -32,6 +32,10 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
  * `bounced` / `complained`: delivered, then the provider reported a hard bounce or a complaint
  * (docs/provider-events.md); the attempt history keeps the delivery and the receipt.
  */
+/** The reasons a canceled and an expired record give (the history stores them as known codes). */
+export const CANCELED_REASON = 'canceled by its tenant';
+export const EXPIRED_REASON = 'its expiresAt passed before it was delivered';
+
 export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained', 'canceled', 'expired'] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
@@ -119,6 +123,8 @@ export interface NotificationView {
   finishedAt?: number;
   latencyMs?: number;
   failureReason?: string;
+  /** When it expires (ms; from `expiresAt` or `ttlSeconds`): no call opens after it. */
+  expiresAt?: number;
   attempts: AttemptRecord[];
   skips: SkipRecord[];
 }

@@ -1,4 +1,13 @@
-import { CHANNELS, NOTIFICATION_STATUSES, PRIORITIES, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import {
+  CANCELED_REASON,
+  CHANNELS,
+  EXPIRED_REASON,
+  NOTIFICATION_STATUSES,
+  PRIORITIES,
+  type Channel,
+  type NotificationStatus,
+  type Priority,
+} from '@notify/core';
 
 /**
  * The small-integer codes the history rows store instead of strings (smallint columns: 2 bytes
@@ -32,6 +41,8 @@ export const KNOWN_FAILURE_REASONS = [
   'unknown-outcome-budget-exhausted',
   'unknown-outcome-unsettled-before-maximum-age',
   'no channel available before the maximum age',
+  CANCELED_REASON,
+  EXPIRED_REASON,
 ] as const;
 /** reason column: 0 none, 1..n a known reason, OTHER_REASON the text is in the detail blob. */
 export const OTHER_REASON = 32767;

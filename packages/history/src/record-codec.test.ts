@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CHANNELS, PRIORITIES, RECEIPT_KINDS, RECORDED_OUTCOMES, SKIP_REASONS, TERMINAL_STATUSES } from '@notify/core';
+import { CANCELED_REASON, CHANNELS, EXPIRED_REASON, PRIORITIES, RECEIPT_KINDS, RECORDED_OUTCOMES, SKIP_REASONS, TERMINAL_STATUSES } from '@notify/core';
 import { fromRowWithHashes, toRow } from './record-codec';
 import type { HistoryRecord } from './types';
 
@@ -45,7 +45,8 @@ const record: fc.Arbitrary<HistoryRecord> = fc
       acceptedAt: fc.constant(T0),
       deliveredAt: offset.map((o) => T0 + o),
       finishedAt: offset.map((o) => T0 + o),
-      failureReason: fc.oneof(fc.constantFrom('budget-exhausted', 'all-channels-permanent'), fc.string()),
+      failureReason: fc.oneof(fc.constantFrom('budget-exhausted', 'all-channels-permanent', CANCELED_REASON, EXPIRED_REASON), fc.string()),
+      expiresAt: offset.map((o) => T0 + o),
       attempts: fc.array(attempt, { maxLength: 6 }),
       skips: fc.array(fc.record({ channel, reason: fc.constantFrom(...SKIP_REASONS), at: offset.map((o) => T0 + o) }), { maxLength: 4 }),
       addressHashes: fc.dictionary(channel, fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string())),

@@ -17,6 +17,18 @@ export function createPipelineMetrics(registry: Registry) {
       labelNames: ['priority', 'outcome'] as const,
       registers,
     }),
+    canceled: new Counter({
+      name: 'notify_notifications_canceled_total',
+      help: 'Notifications canceled by their tenant before a provider call (not in notify_notifications_total: a cancel is no delivery outcome).',
+      labelNames: ['priority'] as const,
+      registers,
+    }),
+    expired: new Counter({
+      name: 'notify_notifications_expired_total',
+      help: 'Notifications that ended expired: their expiresAt passed before a delivery (not in notify_notifications_total).',
+      labelNames: ['priority'] as const,
+      registers,
+    }),
     attempts: new Counter({
       name: 'notify_delivery_attempts_total',
       help: 'External provider calls by channel and outcome (delivered, transient, permanent, unknown).',

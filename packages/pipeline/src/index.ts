@@ -9,6 +9,7 @@ export * from './step-processor';
 export * from './channel-workers';
 export * from './recipient-store';
 export * from './intake-service';
+export * from './cancel-service';
 export * from './redis-unavailable';
 export * from './notification-reader';
 export * from './breaker/breaker-config';

@@ -18,7 +18,7 @@ export interface IntakeSweeperConfig {
 const MAX_BATCHES_PER_PASS = 50;
 
 /** The record fields the sweeper reads per entry, in this order. */
-const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh'] as const;
+const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh', 'expiresAt'] as const;
 
 /**
  * Re-creates a step job that went missing. Two gaps leave a record that no job works on:
@@ -102,12 +102,19 @@ export class IntakeSweeper {
     for (const [index, id] of ids.entries()) {
       const [error, fields] = rows[index] ?? [];
       if (error) throw error;
-      const [status, step, chan, kind, priority, rh] = fields as (string | null)[];
+      const [status, step, chan, kind, priority, rh, expiresAt] = fields as (string | null)[];
       if (!status || isTerminal(status as NotificationStatus) || !chan || !priority || !rh) {
         done.push(id);
         continue;
       }
-      const job: StepJobData = { id, rh, priority: priority as Priority, step: Number(step ?? 1), channel: chan as Channel };
+      const job: StepJobData = {
+        id,
+        rh,
+        priority: priority as Priority,
+        step: Number(step ?? 1),
+        channel: chan as Channel,
+        ...(expiresAt ? { expiresAt: Number(expiresAt) } : {}),
+      };
       // A reconciliation goes back to the provider that made the unknown call: only it holds the key.
       if (kind === 'reconcile') {
         const provider = recordAttempts(await redis.hgetall(notificationKey(id, partition)))

@@ -15,6 +15,11 @@ export interface StepJobData {
   channel: Channel;
   /** A reconciliation only: the provider that made the unknown call and holds its idempotency key. */
   provider?: string;
+  /**
+   * When the notification expires (ms), copied from the record: a later step is never delayed
+   * past it (schedule-next-step). The record's own field is what begin-attempt checks.
+   */
+  expiresAt?: number;
 }
 
 /**

@@ -28,6 +28,7 @@ export function toNotificationView(fields: RecordFields): NotificationView {
   const acceptedAt = Number(fields.acceptedAt);
   const deliveredAt = optionalNumber(fields.deliveredAt);
   const finishedAt = optionalNumber(fields.finishedAt);
+  const expiresAt = optionalNumber(fields.expiresAt);
   const plan = jsonArray<Channel>(fields.plan).filter((c) => (CHANNELS as readonly string[]).includes(c));
   return {
     id: fields.id as string,
@@ -43,6 +44,7 @@ export function toNotificationView(fields: RecordFields): NotificationView {
     ...(deliveredAt !== undefined ? { deliveredAt, latencyMs: deliveredAt - acceptedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
     ...(fields.reason ? { failureReason: fields.reason } : {}),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
     attempts: recordAttempts(fields),
     skips: jsonArray<SkipRecord>(fields.skips),
   };

@@ -5,6 +5,7 @@ export * from './http-server-limits';
 export * from './logger';
 export * from './metrics-listener';
 export * from './redis-connection';
+export * from './redis-probe';
 export * from './redis-startup';
 export * from './service-lifecycle';
 export * from './process-registry';

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { withRedisProbe as probe } from './redis-probe';
 
 /** Where the Redis is (redis-connection's RedisTarget, which imports this module). */
 interface StartupTarget {
@@ -47,19 +47,6 @@ export async function retryUntil<T>(what: string, deadline: number, step: () => 
       await pause(delayMs);
       delayMs = Math.min(delayMs * 2, 5_000);
     }
-  }
-}
-
-/** One short-lived probe connection: no retries of its own, nothing queued. */
-async function probe<T>(options: { url?: string; host?: string; port?: number }, run: (redis: Redis) => Promise<T>): Promise<T> {
-  const settings = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2_000, retryStrategy: () => null };
-  const redis = options.url ? new Redis(options.url, settings) : new Redis({ host: options.host, port: options.port, ...settings });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await run(redis);
-  } finally {
-    redis.disconnect();
   }
 }
 

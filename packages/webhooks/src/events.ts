@@ -8,6 +8,8 @@ export const NOTIFICATION_EVENT_TYPES = [
   'notification.unconfirmed',
   'notification.bounced',
   'notification.complained',
+  'notification.canceled',
+  'notification.expired',
   'attempt.failed',
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];

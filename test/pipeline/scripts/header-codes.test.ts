@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import {
   BEGIN_ATTEMPT_CODES,
+  CANCEL_NOTIFICATION_CODES,
   CLAIM_ARCHIVE_CODES,
   COMPACT_ARCHIVED_CODES,
   FINISH_ATTEMPT_CODES,
@@ -25,6 +26,7 @@ const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'compact-archived-2': COMPACT_ARCHIVED_CODES,
   'release-archive-1': RELEASE_ARCHIVE_CODES,
   'release-due-2': RELEASE_DUE_CODES,
+  'cancel-notification-4': CANCEL_NOTIFICATION_CODES,
 };
 
 describe.each(PIPELINE_SCRIPTS)('%s.lua', (script) => {

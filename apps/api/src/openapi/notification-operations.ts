@@ -79,6 +79,30 @@ export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
     errors: [...ID_PARAM_ERRORS, 'DEPENDENCY_UNAVAILABLE'],
   },
   {
+    method: 'delete',
+    path: '/v1/notifications/{id}',
+    tag: 'notifications',
+    auth: 'tenant',
+    summary: 'Cancel one notification',
+    description:
+      'Canceled while no provider call is in flight and it has not ended (accepted, scheduled, waiting between cascade steps or for quiet hours), decided atomically with any call a worker would start: after a 200 no provider receives it. ' +
+      "409 NOT_CANCELABLE names the state in `details` (`sending`: a call in flight, or one whose outcome is unknown; or its final status). Unknown or another tenant's: 404. See docs/scheduling.md.",
+    ok: { 200: { description: 'Canceled (a repeated cancel answers the same).', schema: 'Canceled' } },
+    errors: [...ID_PARAM_ERRORS, 'NOT_CANCELABLE', 'SHUTTING_DOWN', 'DEPENDENCY_UNAVAILABLE'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/notifications',
+    tag: 'notifications',
+    auth: 'tenant',
+    summary: 'Cancel every recipient of one event',
+    description:
+      'Each notification of (this tenant, eventId) still in Redis is canceled as DELETE /v1/notifications/{id} would; the answer counts them. `eventId` is required and the only field.',
+    query: [{ name: 'eventId', description: 'The event whose notifications to cancel (required).', schema: { type: 'string', maxLength: 200 } }],
+    ok: { 200: { description: 'Counts: canceled, not cancelable by state, not found.', schema: 'EventCancelResult' } },
+    errors: ['VALIDATION_FAILED', 'SHUTTING_DOWN', 'DEPENDENCY_UNAVAILABLE', 'INTERNAL'],
+  },
+  {
     method: 'get',
     path: '/v1/notifications',
     tag: 'notifications',

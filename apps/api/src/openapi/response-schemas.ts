@@ -108,12 +108,25 @@ export const notificationViewSchema = z
       .string()
       .optional()
       .describe(
-        'failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age.',
+        'failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age; canceled and expired: why it ended.',
       ),
+    expiresAt: z.number().optional().describe('Unix ms: from expiresAt or ttlSeconds; no call opens after it (it ends expired).'),
     attempts: z.array(attemptSchema),
     skips: z.array(z.strictObject({ channel, reason: z.enum(SKIP_REASONS), at: z.number() })).describe('Channels passed over without spending budget.'),
   })
   .describe('Addresses and content are never returned.');
+
+export const canceledResponseSchema = z
+  .strictObject({ id: z.string(), status: z.literal('canceled') })
+  .describe('Canceled (again: a repeated cancel answers the same): no provider is called for it any more.');
+
+export const eventCancelResultSchema = z.strictObject({
+  eventId: z.string(),
+  canceled: z.number().int().describe('Now canceled (or canceled before).'),
+  notCancelable: z.number().int().describe('Not cancelable by their state: a call in flight or unsettled (sending), or ended.'),
+  notFound: z.number().int().describe('In the event index but gone from Redis (their record expired).'),
+  notCancelableByState: z.record(z.string(), z.number().int()).describe('The not cancelable ones by state (sending, delivered, ...).'),
+});
 
 export const notificationPageSchema = z.strictObject({
   items: z.array(notificationViewSchema).describe('Newest first by acceptance time.'),

@@ -104,3 +104,15 @@ export function parseListQuery(query: Record<string, unknown>, options: { maxLim
   if (issues.length > 0) throw validationError(issues);
   return filter;
 }
+
+/** The query of DELETE /v1/notifications: exactly `eventId` (a cancel must never widen to more than one event). */
+export function parseEventIdQuery(query: Record<string, unknown>): string {
+  const issues: FieldIssue[] = [];
+  for (const name of Object.keys(query))
+    if (name !== 'eventId') issues.push({ field: name.slice(0, 100), reason: 'is not a field of a cancel by event (known: eventId)' });
+  const eventId = query.eventId;
+  if (typeof eventId !== 'string' || !validId(eventId, LIMITS.eventIdLength))
+    issues.push({ field: 'eventId', reason: `is required once and ${ID_RULE(LIMITS.eventIdLength)}` });
+  if (issues.length > 0) throw validationError(issues);
+  return eventId as string;
+}

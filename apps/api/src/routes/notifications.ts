@@ -1,12 +1,18 @@
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
-import { createNotificationLookup, listScheduled, type IntakeService } from '@notify/pipeline';
+import { CancelService, createNotificationLookup, listScheduled, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { sendJson } from '../tracking/send-json';
-import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
+import { DEFAULT_MAX_LIST_LIMIT, parseEventIdQuery, parseListQuery } from './history-query';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
+
+function requireId(id: string): void {
+  if (!ID_PATTERN.test(id)) {
+    throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
+  }
+}
 
 /**
  * Content-Type header → is it application/json, for requests with a body (type-is parses the
@@ -44,12 +50,17 @@ export function acceptOne(deps: { intake: IntakeService; isDraining: () => boole
   };
 }
 
+/** What DELETE needs beside the router's own deps: the cancel script, its counter and the webhook events. */
+export type CancelRouteDeps = Pick<CancelServiceDeps, 'scripts' | 'metrics' | 'events'>;
+
 /**
  * POST /v1/notifications          one notification: 202 accepted, 200 duplicate, 4xx with fields
  * POST /v1/notifications/batch    up to 1,000: per-item results in request order
  * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
  * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
  *                                 (status=scheduled: the ones waiting for their sendAt, from Redis, soonest first)
+ * DELETE /v1/notifications/:id     cancel: 200 canceled (again: idempotent), 409 naming the state, 404
+ * DELETE /v1/notifications?eventId= cancel every recipient's notification of one event: counts
  */
 export function notificationsRouter(deps: {
   intake: IntakeService;
@@ -57,11 +68,14 @@ export function notificationsRouter(deps: {
   isDraining: () => boolean;
   history?: HistoryAccess;
   maxListLimit?: number;
+  /** The cancel's terminal scripts and webhook events; without it DELETE is not served. */
+  cancel?: CancelRouteDeps;
 }): Router {
   const router = Router();
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
   const lookup = createNotificationLookup({ redis: deps.redis, history, partitions: deps.intake.partitions });
+  const cancel = deps.cancel ? new CancelService({ redis: deps.redis, lookup, partitions: deps.intake.partitions, ...deps.cancel }) : undefined;
   const refuseWhileDraining = () => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
@@ -92,15 +106,35 @@ export function notificationsRouter(deps: {
 
   router.get('/:id', async (req, res) => {
     const id = req.params.id;
-    if (!ID_PATTERN.test(id)) {
-      throw new NotifyError('VALIDATION_FAILED', 'invalid notification id', { details: [{ field: 'id', reason: 'must be 32 lowercase hex characters' }] });
-    }
+    requireId(id);
     const tenant = res.locals.tenant as string;
     // Redis while in flight (and until archived), then the history: one of the two has it.
     const view = await lookup.get(tenant, id);
     if (!view) throw new NotifyError('NOT_FOUND', `no notification ${id} for this tenant (unknown or expired)`);
     res.json(view);
   });
+
+  if (cancel) {
+    router.delete('/:id', async (req, res) => {
+      refuseWhileDraining();
+      const id = req.params.id;
+      requireId(id);
+      const outcome = await cancel.cancel(res.locals.tenant as string, id);
+      if (outcome.kind === 'not-found') throw new NotifyError('NOT_FOUND', `no notification ${id} for this tenant (unknown or expired)`);
+      if (outcome.kind === 'refused') {
+        throw new NotifyError('NOT_CANCELABLE', `notification ${id} cannot be canceled: it is ${outcome.state}`, {
+          details: [{ field: 'status', reason: outcome.state }],
+        });
+      }
+      sendJson(res, 200, { id, status: 'canceled' });
+    });
+
+    router.delete('/', async (req, res) => {
+      refuseWhileDraining();
+      const eventId = parseEventIdQuery(req.query);
+      sendJson(res, 200, { eventId, ...(await cancel.cancelEvent(res.locals.tenant as string, eventId)) });
+    });
+  }
 
   return router;
 }

@@ -1,4 +1,4 @@
-import type { NotificationView } from '@notify/core';
+import type { AttemptOutcome, Channel, NotificationView } from '@notify/core';
 import { breakerTimes } from './breaker-timeline';
 import { failoverFigures, summarize } from './outcomes';
 
@@ -77,29 +77,33 @@ it('times the breaker from the outage: first open after the kill, first close af
   expect(breakerTimes([{ at: 10, state: 'closed' }], 1_000, 5_000)).toEqual({ opens: 0 });
 });
 
+/** A send attempt through a named provider. */
+const send = (step: number, channel: Channel, provider: string, startedAt: number, outcome: AttemptOutcome): NotificationView['attempts'][number] => ({
+  step,
+  channel,
+  provider,
+  kind: 'send',
+  startedAt,
+  outcome,
+});
+
 it('with two push providers, counts only the killed one as wasted, and where push-first notifications went during the outage', () => {
   const outage = { channel: 'push' as const, provider: 'push-a', downAt: 100, upAt: 200 };
   const views = [
-    view({ acceptedAt: 50, attempts: [{ step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 55, outcome: 'delivered' }] }),
+    view({ acceptedAt: 50, attempts: [send(1, 'push', 'push-a', 55, 'delivered')] }),
     view({
       acceptedAt: 110,
-      attempts: [
-        { step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 111, outcome: 'transient' },
-        { step: 2, channel: 'push', provider: 'push-b', kind: 'send', startedAt: 115, outcome: 'delivered' },
-      ],
+      attempts: [send(1, 'push', 'push-a', 111, 'transient'), send(2, 'push', 'push-b', 115, 'delivered')],
     }),
-    view({ acceptedAt: 120, attempts: [{ step: 1, channel: 'push', provider: 'push-b', kind: 'send', startedAt: 121, outcome: 'delivered' }] }),
+    view({ acceptedAt: 120, attempts: [send(1, 'push', 'push-b', 121, 'delivered')] }),
     view({
       acceptedAt: 130,
-      attempts: [
-        { step: 1, channel: 'push', provider: 'push-a', kind: 'send', startedAt: 131, outcome: 'transient' },
-        { step: 2, channel: 'sms', provider: 'sms', kind: 'send', startedAt: 140, outcome: 'delivered' },
-      ],
+      attempts: [send(1, 'push', 'push-a', 131, 'transient'), send(2, 'sms', 'sms', 140, 'delivered')],
     }),
     view({
       acceptedAt: 150,
       plan: ['sms', 'push', 'email'],
-      attempts: [{ step: 1, channel: 'sms', provider: 'sms', kind: 'send', startedAt: 151, outcome: 'delivered' }],
+      attempts: [send(1, 'sms', 'sms', 151, 'delivered')],
     }),
   ];
   const preferred = (v: { plan: readonly ('push' | 'sms' | 'email')[] }) => v.plan[0]!;

@@ -128,7 +128,8 @@ export async function runPushDown(
       dataDir: dir,
       workers: options.workers,
       apiKeys: `${SCENARIO_API_KEY}:${SCENARIO_TENANT}`,
-      appEnv: { ...scaledAppEnv(options, mode), ...fileEnv },
+      // The scenario sends no tracking query: the api's warm-up of that path would only delay its start.
+      appEnv: { ...scaledAppEnv(options, mode), TRACKING_WARMUP_QUERIES: '0', ...fileEnv },
       entries: options.entries,
       signal: ctx.signal,
       ...(simPorts ? { simulatorPorts: simPorts } : {}),

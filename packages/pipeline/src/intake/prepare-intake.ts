@@ -1,6 +1,7 @@
 import {
   NotifyError,
   addressHash,
+  expiresAtOf,
   nextCascadeStep,
   notificationId,
   payloadFingerprint,
@@ -28,6 +29,7 @@ export async function prepareIntake(
 ): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
   const sendAt = sendAtMs(request, now, deps.config.scheduleMaxAheadSeconds ?? DEFAULT_SCHEDULE_MAX_AHEAD_SECONDS, fieldPrefix);
+  const expiresAt = expiresAtOf(request, now, sendAt);
   const { addresses, preferences } = await recipientAddresses(deps, tenant, request);
   const plan = planCascade(preferences, addresses);
   if (plan.length === 0) {
@@ -58,6 +60,7 @@ export async function prepareIntake(
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
     ...(sendAt !== undefined ? { sendAt } : {}),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
   };
   return { request, args };
 }

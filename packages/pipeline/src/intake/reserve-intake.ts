@@ -11,7 +11,14 @@ export async function reserveIntake(
   { request, args }: PreparedIntake,
 ): Promise<{ outcome: IntakeResult; enqueue?: StepJobData }> {
   const reply = await deps.scripts.intake(args);
-  const job = (c: Channel): StepJobData => ({ id: args.id, rh: args.rh, priority: request.priority, step: 1, channel: c });
+  const job = (c: Channel): StepJobData => ({
+    id: args.id,
+    rh: args.rh,
+    priority: request.priority,
+    step: 1,
+    channel: c,
+    ...(args.expiresAt !== undefined ? { expiresAt: args.expiresAt } : {}),
+  });
   switch (reply.code) {
     case 'created':
       // Scheduled: no job now; the releaser adds it when due.

@@ -39,6 +39,8 @@
     8 archived     no record, but its compact idempotency entry: the notification ended and
                    was archived (compact-archived-2); a late job of it (a delayed step, the
                    other copy of a first step, a stalled re-run) has nothing to do
+    9 expired      its expiresAt has passed: no call (a send or a reconciliation) opens; the
+                   caller ends it 'expired' (finish-notification-3)
 ]]
 --- @include "is-terminal"
 --- @include "idempotency-entries"
@@ -46,7 +48,7 @@
 -- record has its id from intake on, so a hash without one is no record. The content and
 -- addresses are read here too: nearly every begin proceeds.
 local attemptField = 'a:' .. ARGV[1]
-local rec = redis.call('HMGET', KEYS[1], 'id', 'status', 'step', 'calls', 'chan', attemptField, 'kind', 'content', 'addresses', 'tenant')
+local rec = redis.call('HMGET', KEYS[1], 'id', 'status', 'step', 'calls', 'chan', attemptField, 'kind', 'content', 'addresses', 'tenant', 'expiresAt')
 if not rec[1] then
   redis.call('ZREM', KEYS[3], ARGV[5])
   -- A late job runs within a delay or a lock's lapse of its record's end: yesterday's and
@@ -82,6 +84,8 @@ if previous then
   return { 2 }
 end
 
+local expiresAt = tonumber(rec[11])
+if expiresAt and tonumber(ARGV[3]) >= expiresAt then return { 9 } end
 if rec[7] ~= 'reconcile' and redis.call('EXISTS', KEYS[2]) == 1 then return { 5 } end
 if calls >= tonumber(ARGV[4]) then return { 6 } end
 

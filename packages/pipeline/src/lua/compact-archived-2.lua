@@ -11,7 +11,8 @@
   ARGV[1] notification record key prefix ('<prefix><id>'; every key shares the {notify} slot)
   ARGV[2] idempotency bucket key prefix   ARGV[3] idempotency window (s)
   ARGV[4] bucket bits for a day with no volume measured the day before
-  ARGV[5...] notification ids
+  ARGV[5] event index prefix (the id leaves '<ARGV[5]><sha1 hex of tenant NUL event id>'; see intake-3)
+  ARGV[6...] notification ids
 
   Returns { code, detail... }
     0 compacted   { 0, entries written, ids only taken off the queue }
@@ -44,10 +45,10 @@ local expireAt = (day + 1) * 86400 + windowSeconds
 local touched = {}
 local written, dropped = 0, 0
 local gone = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   local id = ARGV[i]
   local key = ARGV[1] .. id
-  local rec = redis.call('HMGET', key, 'status', 'fp')
+  local rec = redis.call('HMGET', key, 'status', 'fp', 'tenant', 'eventId')
   if isTerminal(rec[1]) and rec[2] then
     local field = hexBytes(id, 16)
     local bucket = idemBucketKey(ARGV[2], day, field, bits)
@@ -57,6 +58,7 @@ for i = 5, #ARGV do
       redis.call('EXPIREAT', bucket, expireAt)
     end
     gone[#gone + 1] = key
+    if rec[3] and rec[4] then redis.call('SREM', ARGV[5] .. redis.sha1hex(rec[3] .. '\0' .. rec[4]), id) end
     written = written + 1
   else
     dropped = dropped + 1
@@ -64,6 +66,6 @@ for i = 5, #ARGV do
 end
 -- The records and the queue entries go in variadic calls of up to 1,000 (Lua's unpack has a stack limit).
 for from = 1, #gone, 1000 do redis.call('DEL', unpack(gone, from, math.min(from + 999, #gone))) end
-for from = 5, #ARGV, 1000 do redis.call('ZREM', KEYS[1], unpack(ARGV, from, math.min(from + 999, #ARGV))) end
+for from = 6, #ARGV, 1000 do redis.call('ZREM', KEYS[1], unpack(ARGV, from, math.min(from + 999, #ARGV))) end
 if written > 0 then redis.call('HINCRBY', KEYS[2], 'n:' .. day, written) end
 return { 0, written, dropped }

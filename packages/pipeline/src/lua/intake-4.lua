@@ -17,7 +17,11 @@
   ARGV[13] record TTL (s)       ARGV[14] skips (JSON array)
   ARGV[15] address hashes (JSON: channel -> sha256 hex; kept after the addresses are erased)
   ARGV[16] idempotency window (s)   ARGV[17] idempotency bucket key prefix
-  ARGV[18] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
+  ARGV[18] expires at (ms; '' = never)
+  ARGV[19] event index prefix: the id joins the set '<ARGV[19]><sha1 hex of tenant NUL event id>'
+           (cancel by event; same slot, built here as the idempotency buckets are), which lives
+           as long as the record and loses the id when the record is archived (compact-archived-2)
+  ARGV[20] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
 
   Returns { code, detail... }
     0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
@@ -45,7 +49,7 @@ if archived then
   end
   return { 2 }
 end
-local sendAt = tonumber(ARGV[18]) or 0
+local sendAt = tonumber(ARGV[20]) or 0
 local scheduled = sendAt > 0 and sendAt > redisTimeMs()
 local status = scheduled and 'scheduled' or 'accepted'
 redis.call('HSET', KEYS[1],
@@ -54,12 +58,19 @@ redis.call('HSET', KEYS[1],
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', status,
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
 if sendAt > 0 then redis.call('HSET', KEYS[1], 'sendAt', sendAt) end
+if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
+-- A scheduled record outlives its wait: its TTL (and its event index's) counts from when it is due.
+local ttl = tonumber(ARGV[13])
+if scheduled then ttl = ttl + math.max(0, math.ceil((sendAt - tonumber(ARGV[12])) / 1000)) end
+redis.call('EXPIRE', KEYS[1], ttl)
+if ARGV[19] ~= nil and ARGV[19] ~= '' then
+  local eventIndex = ARGV[19] .. redis.sha1hex(ARGV[3] .. '\0' .. ARGV[4])
+  redis.call('SADD', eventIndex, ARGV[1])
+  redis.call('EXPIRE', eventIndex, ttl)
+end
 if scheduled then
-  -- The record outlives its wait: the TTL counts from when it is due.
-  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[13]) + math.max(0, math.ceil((sendAt - tonumber(ARGV[12])) / 1000)))
   redis.call('ZADD', KEYS[4], sendAt, ARGV[1])
   return { 0, status }
 end
-redis.call('EXPIRE', KEYS[1], ARGV[13])
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
 return { 0, status }

@@ -3,7 +3,18 @@ import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
 /** begin-attempt-4.lua's return codes (its header lists the same). */
-export const BEGIN_ATTEMPT_CODES = { proceed: 0, terminal: 1, stale: 2, crashed: 3, missing: 4, suppressed: 5, budget: 6, busy: 7, archived: 8 } as const;
+export const BEGIN_ATTEMPT_CODES = {
+  proceed: 0,
+  terminal: 1,
+  stale: 2,
+  crashed: 3,
+  missing: 4,
+  suppressed: 5,
+  budget: 6,
+  busy: 7,
+  archived: 8,
+  expired: 9,
+} as const;
 
 export interface BeginAttemptArgs {
   id: string;

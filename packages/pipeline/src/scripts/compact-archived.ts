@@ -1,4 +1,4 @@
-import { archiveQueueKey, idempotencyBucketPrefix, idempotencyMetaKey, notificationKey } from '@notify/core';
+import { archiveQueueKey, eventIndexPrefix, idempotencyBucketPrefix, idempotencyMetaKey, notificationKey } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply } from './script-reply';
 
@@ -29,6 +29,7 @@ export async function callCompactArchived(command: LuaCommand, a: CompactArchive
     idempotencyBucketPrefix(),
     a.idempotencyWindowSeconds,
     a.firstDayBucketBits ?? DEFAULT_IDEMPOTENCY_BUCKET_BITS,
+    eventIndexPrefix(),
     ...a.ids,
   );
   const { code, detail } = decodeReply('compact-archived-2', COMPACT_ARCHIVED_CODES, reply);

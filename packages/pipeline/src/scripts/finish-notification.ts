@@ -8,8 +8,11 @@ export const FINISH_NOTIFICATION_CODES = { ended: 0, stale: 1, missing: 4 } as c
 export interface FinishNotificationArgs {
   id: string;
   fromStep: number;
-  /** `unconfirmed` when an unknown outcome could not be settled (the provider may have delivered). */
-  status: 'failed' | 'unconfirmed';
+  /**
+   * `unconfirmed` when an unknown outcome could not be settled (the provider may have delivered);
+   * `expired` when its expiresAt passed before a call could open (begin-attempt-4's `expired`).
+   */
+  status: 'failed' | 'unconfirmed' | 'expired';
   reason: string;
   now: number;
   skips?: readonly unknown[];

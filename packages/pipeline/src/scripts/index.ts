@@ -7,6 +7,7 @@ import { callClaimArchive, type ClaimArchiveArgs, type ClaimArchiveReply } from 
 import { callCompactArchived, type CompactArchivedArgs, type CompactArchivedReply } from './compact-archived';
 import { callReleaseArchive, type ReleaseArchiveArgs, type ReleaseArchiveReply } from './release-archive';
 import { callBeginAttempt, type BeginAttemptArgs, type BeginAttemptReply } from './begin-attempt';
+import { callCancelNotification, type CancelNotificationArgs, type CancelNotificationReply } from './cancel-notification';
 import { callFinishAttempt, type FinishAttemptArgs, type FinishAttemptReply } from './finish-attempt';
 import { callFinishNotification, type FinishNotificationArgs, type FinishNotificationReply } from './finish-notification';
 import { callIntake, type IntakeArgs, type IntakeReply } from './intake';
@@ -14,6 +15,7 @@ import { callReleaseDue, type ReleaseDueReply } from './release-due';
 import { callScheduleStep, type ScheduleStepArgs, type ScheduleStepReply } from './schedule-step';
 
 export * from './begin-attempt';
+export * from './cancel-notification';
 export * from './claim-archive';
 export * from './compact-archived';
 export * from './release-archive';
@@ -36,6 +38,7 @@ export const PIPELINE_SCRIPTS = [
   'compact-archived-2',
   'release-archive-1',
   'release-due-2',
+  'cancel-notification-4',
 ] as const;
 export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
 
@@ -49,6 +52,7 @@ export interface Scripts {
   claimArchive(args: ClaimArchiveArgs): Promise<ClaimArchiveReply>;
   compactArchived(args: CompactArchivedArgs): Promise<CompactArchivedReply>;
   releaseArchive(args: ReleaseArchiveArgs): Promise<ReleaseArchiveReply>;
+  cancelNotification(args: CancelNotificationArgs): Promise<CancelNotificationReply>;
 }
 
 export interface ScriptOptions {
@@ -92,12 +96,14 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   const finishAttempt = command('finish-attempt-4');
   const scheduleStep = command('schedule-step-1');
   const finishNotification = command('finish-notification-3');
+  const cancelNotification = command('cancel-notification-4');
   return {
     intake: (args) => callIntake(intake, args, of(args.id)),
     beginAttempt: (args) => callBeginAttempt(beginAttempt, args, of(args.id)),
     finishAttempt: (args) => callFinishAttempt(finishAttempt, args, archive, of(args.id)),
     scheduleStep: (args) => callScheduleStep(scheduleStep, args, of(args.id)),
     finishNotification: (args) => callFinishNotification(finishNotification, args, archive, of(args.id)),
+    cancelNotification: (args) => callCancelNotification(cancelNotification, args, archive, of(args.id)),
     ...loadArchiveScripts(redis, 0),
   };
 }

@@ -1,5 +1,6 @@
 import {
   dueIndexKey,
+  eventIndexPrefix,
   idempotencyBucketPrefix,
   idempotencyMetaKey,
   notificationKey,
@@ -35,6 +36,8 @@ export interface IntakeArgs {
   skips: readonly unknown[];
   /** When to send (ms since the epoch); absent or not ahead of Redis's clock: now. */
   sendAt?: number;
+  /** When it expires (ms): kept on the record, checked before every call (begin-attempt-4). */
+  expiresAt?: number;
 }
 
 export type IntakeReply =
@@ -68,6 +71,8 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     JSON.stringify(a.addressHashes),
     a.idempotencyWindowSeconds ?? a.recordTtlSeconds,
     idempotencyBucketPrefix(partition),
+    a.expiresAt ?? '',
+    eventIndexPrefix(partition),
     a.sendAt ?? 0,
   );
   const { code, detail } = decodeReply('intake-4', INTAKE_CODES, reply);

@@ -1,3 +1,4 @@
+import { EXPIRED_REASON } from '@notify/core';
 import { releaseTicket } from './step-context';
 import { advance } from './advance';
 import { replayEnd } from './republish-end';
@@ -50,6 +51,8 @@ export const beginAttemptStage: StepStage = {
         s.metrics.duplicatesBlocked.inc({ stage: 'worker' });
         await resume(ctx, s);
         return done({ action: 'ignored', reason: 'stale' });
+      case 'expired': // past its expiresAt: no call opened; it ends here, and the terminal hook tells metrics and webhooks
+        return { kind: 'end', status: 'expired', reason: EXPIRED_REASON };
       case 'crashed': // the worker died mid-call: the step is now unknown / worker-lost
       case 'budget':
         await resume(ctx, s);

@@ -1,8 +1,8 @@
 import type { StepContext, StepServices } from './step-context';
-import type { Skip } from './step-types';
+import type { EndStatus, Skip } from './step-types';
 
 export interface EndRequest {
-  status: 'failed' | 'unconfirmed';
+  status: EndStatus;
   reason: string;
   /** The record's current step: only it may end the notification. */
   fromStep: number;

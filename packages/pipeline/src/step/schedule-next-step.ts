@@ -14,18 +14,24 @@ export interface NextStepRequest {
   skips: Skip[];
 }
 
-/** Moves the record to its next step and adds that step's job (after `delayMs`); a run that lost the race adds nothing. */
+/**
+ * Moves the record to its next step and adds that step's job (after `delayMs`); a run that lost
+ * the race adds nothing. A step that would be due after the notification's expiresAt is due at
+ * expiresAt instead: it then ends `expired` on time (begin-attempt) rather than late.
+ */
 export async function scheduleNextStep(ctx: StepContext, s: StepServices, next: NextStepRequest): Promise<boolean> {
+  const expiresAt = ctx.data.expiresAt;
+  const delayMs = expiresAt === undefined ? next.delayMs : Math.min(next.delayMs, Math.max(0, expiresAt - s.now()));
   const scheduled = await s.scripts.scheduleStep({
     id: ctx.data.id,
     fromStep: next.fromStep,
     channel: next.channel,
     kind: next.kind,
     skips: next.skips,
-    status: next.delayMs > 0 ? 'retry-scheduled' : 'routing',
+    status: delayMs > 0 ? 'retry-scheduled' : 'routing',
   });
   if (scheduled.code !== 'scheduled') return false;
   s.coalesce();
-  await s.queues.enqueueLaterStep(ctx.data.priority, stepData(ctx.data, next.fromStep + 1, next.channel, next.provider), next.delayMs);
+  await s.queues.enqueueLaterStep(ctx.data.priority, stepData(ctx.data, next.fromStep + 1, next.channel, next.provider), delayMs);
   return true;
 }

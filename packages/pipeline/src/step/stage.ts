@@ -1,5 +1,5 @@
 import type { StepContext, StepServices } from './step-context';
-import type { StepResult } from './step-types';
+import type { EndStatus, StepResult } from './step-types';
 
 /**
  * What a stage decided about the step:
@@ -16,7 +16,7 @@ export type StageVerdict =
   | { kind: 'continue' }
   | { kind: 'done'; result: StepResult }
   | { kind: 'defer'; untilMs: number; reason: string }
-  | { kind: 'end'; status: 'failed' | 'unconfirmed'; reason: string };
+  | { kind: 'end'; status: EndStatus; reason: string };
 
 /** One job of the step path, in its own file; composed in step-stages.ts. */
 export interface StepStage {

@@ -7,7 +7,8 @@ export interface NotificationEnded {
   /** The step job that ended it (a webhook event's id derives from it). */
   step: number;
   priority: Priority;
-  status: 'delivered' | 'failed' | 'unconfirmed';
+  /** `canceled` comes from the api's cancel (no step ended it: `step` is the record's current one). */
+  status: 'delivered' | 'failed' | 'unconfirmed' | 'expired' | 'canceled';
   /** External calls it spent (the cascade depth). */
   calls: number;
   /** When it was accepted (ms), where known: a delivery's latency runs from it. */

@@ -7,6 +7,11 @@ import type { StepEventType } from './step-types';
 /** The terminal counters (a replayed end was counted by the run that wrote it: not subscribed to replays). */
 export function subscribeMetrics(events: StepEvents, metrics: PipelineMetrics): void {
   events.ended.subscribe((e) => {
+    // Neither is a delivery outcome: the delivery ratio counts only what was tried to the end.
+    if (e.status === 'expired' || e.status === 'canceled') {
+      metrics[e.status].inc({ priority: e.priority });
+      return;
+    }
     metrics.notifications.inc({ priority: e.priority, outcome: e.status });
     if (e.status === 'delivered' && e.acceptedAt !== undefined)
       metrics.deliveryLatency.observe({ priority: e.priority }, Math.max(0, e.endedAt - e.acceptedAt) / 1000);

@@ -2,7 +2,8 @@ import type { AttemptOutcome, Channel, RecordedOutcome, SkipReason } from '@noti
 import type { ProviderAdapter } from '@notify/providers';
 
 /** What the step processor tells tenant webhooks: a notification's terminal state, or a failed attempt. */
-export type StepEventType = 'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'attempt.failed';
+export type StepEventType =
+  'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'notification.expired' | 'notification.canceled' | 'attempt.failed';
 
 /** Finds a provider's adapter by name (ProviderDirectory implements it). */
 export interface ProviderLookup {
@@ -17,6 +18,9 @@ export interface ProviderLookup {
  */
 export type UnknownOutcomePolicy = 'settle' | 'resend';
 
+/** How a step ends a notification without a delivery (`expired`: its expiresAt passed before a call). */
+export type EndStatus = 'failed' | 'unconfirmed' | 'expired';
+
 /** What a step job did; returned as the BullMQ job's result (visible in bull-board). */
 export type StepResult =
   | { action: 'called'; outcome: AttemptOutcome; channel: Channel }
@@ -25,7 +29,7 @@ export type StepResult =
   | { action: 'ignored'; reason: 'terminal' | 'missing' | 'stale' | 'busy' }
   | { action: 'resumed' }
   | { action: 'deferred'; untilMs: number; reason: string }
-  | { action: 'ended'; status: 'failed' | 'unconfirmed'; reason: string };
+  | { action: 'ended'; status: EndStatus; reason: string };
 
 /**
  * The BullMQ job running a step: its id, and the in-flight lease (the worker's lockDuration / 2)

@@ -40,15 +40,17 @@ export function compiledEntry(entry: string): string {
  */
 export function startApp(
   group: ProcessGroup,
-  spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean; compiled?: boolean },
+  spec: { name: string; entry: string; env: Record<string, string | undefined>; inheritOutput?: boolean; compiled?: boolean; preload?: string },
 ): ManagedProcess {
-  const args = spec.compiled
+  // A module `node --require`s before the entry (a test's recorder of what the app loaded).
+  const preload = spec.preload ? ['--require', spec.preload] : [];
+  const entryArgs = spec.compiled
     ? ['--enable-source-maps', join(REPO_ROOT, compiledEntry(relative(REPO_ROOT, resolveEntry(spec.entry))))]
     : ['--import', 'tsx', resolveEntry(spec.entry)];
   return group.start({
     name: spec.name,
     command: process.execPath,
-    args,
+    args: [...preload, ...entryArgs],
     env: spec.env,
     cwd: REPO_ROOT,
     ...(spec.inheritOutput ? { inheritOutput: true } : {}),

@@ -15,6 +15,8 @@ export interface AppOnFreePortsSpec {
   /** What answers 2xx on `ports` once it is ready (its /readyz or /healthz). */
   readyUrl: (ports: readonly number[]) => string;
   compiled?: boolean;
+  /** A module node loads before the entry (`--require`). */
+  preload?: string;
   inheritOutput?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -36,6 +38,7 @@ export function startAppOnFreePorts(group: ProcessGroup, spec: AppOnFreePortsSpe
       entry: spec.entry,
       env: spec.env(ports),
       ...(spec.compiled ? { compiled: true } : {}),
+      ...(spec.preload ? { preload: spec.preload } : {}),
       ...(spec.inheritOutput ? { inheritOutput: true } : {}),
     });
     try {

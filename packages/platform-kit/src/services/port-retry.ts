@@ -5,8 +5,8 @@
  * ports when their bind fails, a bounded number of times.
  */
 
-/** How a bind failure reads in the output of node (`listen EADDRINUSE`), redis-server and postgres. */
-export const ADDRESS_IN_USE = /EADDRINUSE|Address already in use/;
+/** How a bind failure reads in the output of node (`listen EADDRINUSE`), redis-server, postgres and prometheus (`bind: address already in use`). */
+export const ADDRESS_IN_USE = /EADDRINUSE|address already in use/i;
 
 /** A start that failed only because a port it was given was taken: a fresh port may succeed. */
 export class PortTakenError extends Error {

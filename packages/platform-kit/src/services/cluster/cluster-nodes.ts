@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { withRedisProbe } from '@notify/runtime';
 
 export const CLUSTER_HOST = '127.0.0.1';
 
@@ -26,23 +27,7 @@ export interface NodeLine {
 
 /** One admin command on one node (a fresh connection: nodes die and come back in these tests). */
 export async function onNode<T>(port: number, run: (redis: Redis) => Promise<T>, timeoutMs = 2_000, host = CLUSTER_HOST): Promise<T> {
-  const redis = new Redis({
-    host,
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await run(redis);
-  } finally {
-    redis.disconnect();
-  }
+  return withRedisProbe({ host, port }, run, { connectTimeoutMs: timeoutMs, commandTimeoutMs: timeoutMs });
 }
 
 /** `CLUSTER INFO` of the node on `host:port` (default 127.0.0.1) as a map; rejects when it does not answer or has cluster support off. */
