@@ -62,18 +62,3 @@ export function killableWorkers(env: () => Record<string, string>): { start: () 
     },
   };
 }
-
-/** A test file's killable workers: `start()` adds one on `env()`; `killAll()`, before the platform stops, ends every one. */
-export function killableWorkers(env: () => Record<string, string>): { start: () => AppProcess; killAll: () => Promise<void> } {
-  const workers: AppProcess[] = [];
-  return {
-    start: () => {
-      const worker = spawnKillableWorker(env());
-      workers.push(worker);
-      return worker;
-    },
-    killAll: async () => {
-      for (const worker of workers) await worker.kill();
-    },
-  };
-}
