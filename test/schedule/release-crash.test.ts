@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { dueIndexKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { spawnKillableWorker, type AppProcess } from '../harness/app-process';
+import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
@@ -16,28 +16,23 @@ import { notificationFor } from '../fixtures/notifications';
 const COUNT = 1_500;
 let platform: TestPlatform;
 let redis: Redis;
-const workers: AppProcess[] = [];
+// Small release batches, so a release spans many script calls; the sweeper on a short fuse.
+const workers = killableWorkers(() => ({
+  ...platform.env,
+  SCHEDULE_RELEASE_BATCH: '10',
+  INTAKE_SWEEP_INTERVAL_MS: '300',
+  INTAKE_SWEEP_MIN_AGE_MS: '1000',
+}));
 
 beforeAll(async () => {
   platform = await startTestPlatform({ workerCount: 0 });
   redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.kill();
+  await workers.killAll();
   redis?.disconnect();
   await platform?.stop();
 });
-
-function startWorker(): AppProcess {
-  const worker = spawnKillableWorker({
-    ...platform.env,
-    SCHEDULE_RELEASE_BATCH: '10',
-    INTAKE_SWEEP_INTERVAL_MS: '300',
-    INTAKE_SWEEP_MIN_AGE_MS: '1000',
-  });
-  workers.push(worker);
-  return worker;
-}
 
 it('loses, duplicates and sends early nothing when a worker is SIGKILLed during a release', async () => {
   const sendAt = new Date(Date.now() + 6_000).toISOString();
@@ -45,13 +40,13 @@ it('loses, duplicates and sends early nothing when a worker is SIGKILLed during 
   const ids = await postAllAccepted(platform.api.url, bodies, 500);
   expect(await redis.zcard(dueIndexKey())).toBe(COUNT);
 
-  const victim = startWorker();
+  const victim = workers.start();
   await waitFor('the release to begin', async () => (await redis.zcard(dueIndexKey())) < COUNT, 30_000, 2);
   await victim.kill();
   const leftInIndex = await redis.zcard(dueIndexKey());
   const deliveredAtKill = (await readLedger(platform.sims.controlUrl)).deliveries;
 
-  startWorker();
+  workers.start();
   const views = await waitAllTerminal(platform.redis.url, ids, 90_000);
   const ledger = await readLedger(platform.sims.controlUrl);
   const delivered = views.filter((v) => v.status === 'delivered').length;

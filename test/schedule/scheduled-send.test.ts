@@ -96,6 +96,24 @@ describe('a notification with sendAt ahead', () => {
   });
 });
 
+describe('a scheduled notification canceled before it is due', () => {
+  it('is never released nor sent', async () => {
+    const sendAt = inSeconds(1);
+    const res = await post({ ...notificationFor(30, 'sms', { prefix: 'sched-cancel' }), sendAt });
+    const id = res.body.id as string;
+    const cancel = await request(platform.api.url).delete(`/v1/notifications/${id}`).set(auth);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.status).toBe('canceled');
+    const before = (await readLedger(platform.sims.controlUrl)).deliveries;
+    // Wait until a later notification, due after it, has been delivered: the canceled one had its chance to go.
+    const later = await post({ ...notificationFor(31, 'sms', { prefix: 'sched-cancel' }), sendAt: inSeconds(1.5) });
+    const [done] = await waitAllTerminal(platform.redis.url, [later.body.id as string], 20_000);
+    expect(done?.status).toBe('delivered');
+    expect(await view(id)).toMatchObject({ status: 'canceled', sendAt: Date.parse(sendAt) });
+    expect((await readLedger(platform.sims.controlUrl)).deliveries).toBe(before + 1);
+  });
+});
+
 describe('a bad sendAt', () => {
   it('answers 400 naming sendAt: no offset, not a date-time, further ahead than SCHEDULE_MAX_AHEAD', async () => {
     for (const sendAt of ['2026-12-24T09:00:00', 'tomorrow', 1_800_000_000_000, inSeconds(3_700)]) {
@@ -103,6 +121,9 @@ describe('a bad sendAt', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['sendAt']);
     }
+    const expiring = await post({ ...notificationFor(22, 'push', { prefix: 'sched-bad' }), sendAt: inSeconds(600), expiresAt: inSeconds(300) });
+    expect(expiring.status).toBe(400);
+    expect(expiring.body.error.details[0].field).toBe('expiresAt');
     const batch = await request(platform.api.url)
       .post('/v1/notifications/batch')
       .set(auth)
