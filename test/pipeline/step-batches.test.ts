@@ -105,7 +105,7 @@ async function accepted(eventId: string): Promise<StepJobData> {
     recordTtlSeconds: 3_600,
     skips: [],
   });
-  expect(reply).toEqual({ code: 'created' });
+  expect(reply).toEqual({ code: 'created', status: 'accepted' });
   return { id, rh, priority: 'urgent', step: 1, channel: 'sms' };
 }
 

@@ -68,7 +68,12 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     consent: consent.settings,
     tenantSettings: config.tenantSettings,
     carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
-    config: { recordTtlSeconds: config.recordTtlSeconds, idempotencyWindowSeconds: config.history.idempotencyWindowSeconds, budget: config.budget },
+    config: {
+      recordTtlSeconds: config.recordTtlSeconds,
+      scheduleMaxAheadSeconds: config.scheduleMaxAheadSeconds,
+      idempotencyWindowSeconds: config.history.idempotencyWindowSeconds,
+      budget: config.budget,
+    },
   });
 
   // Opened in the background: the api serves intake and status whether or not PostgreSQL answers.

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
 import type { UnsubscribeSecret } from '@notify/core';
-import type { ConsentSettings, IntakeService, OptOutStore, RecipientStore } from '@notify/pipeline';
+import { listScheduled, type ConsentSettings, type IntakeService, type OptOutStore, type RecipientStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -88,7 +88,18 @@ export function createApp(deps: AppDeps): Express {
     app.use('/v1/recipients', tenant, json, preferencesRouter({ settings, optOuts, ...listener }));
   }
   const smsIndex = deps.consent ? { onSmsNumber: deps.consent.optOuts.indexSmsNumber.bind(deps.consent.optOuts) } : {};
-  app.use('/v1/recipients', tenant, json, recipientsRouter({ recipients: deps.recipients, ...history, ...suppressions, ...smsIndex }));
+  app.use(
+    '/v1/recipients',
+    tenant,
+    json,
+    recipientsRouter({
+      recipients: deps.recipients,
+      ...history,
+      ...suppressions,
+      ...smsIndex,
+      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f),
+    }),
+  );
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

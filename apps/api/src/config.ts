@@ -7,6 +7,7 @@ import {
   httpServerLimitsEnvShape,
   parseRenamedEnv,
   providersEnvShape,
+  scheduleApiEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
@@ -44,6 +45,7 @@ const port = z.coerce.number().int().min(0).max(65_535);
 /** The variables only the api reads (the docs list them in its own section). */
 export const apiOwnEnvShape = {
   ...tenantsEnvShape,
+  ...scheduleApiEnvShape,
   API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
     description: 'Interface of the public port (`0.0.0.0` in a container).',
     mustSet: '`0.0.0.0` (or the interface your load balancer reaches)',
@@ -216,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
     adminTrustedProxies: c.ADMIN_TRUSTED_PROXIES,
     recordTtlSeconds: c.RECORD_TTL_SECONDS,
+    scheduleMaxAheadSeconds: c.SCHEDULE_MAX_AHEAD,
     budget: c.CASCADE_BUDGET,
     breaker: toBreakerConfig(c),
     providerRoutes: toProviderRoutes(c),

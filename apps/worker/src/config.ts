@@ -21,6 +21,7 @@ import {
   httpServerLimitsEnvShape,
   parseRenamedEnv,
   providersEnvShape,
+  scheduleWorkerEnvShape,
   sharedEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
@@ -81,6 +82,7 @@ export const WORKER_RENAMES: EnvRenames = {
 
 /** The variables only the worker reads (the docs list them in its own section). */
 export const workerOwnEnvShape = {
+  ...scheduleWorkerEnvShape,
   WORKER_ROLES: roles.meta({ description: 'Which channel bulkheads this process runs: `all`, or a list such as `push` or `sms,email`.', defaultText: '`all`' }),
   WORKER_PARTITIONS: z
     .string()
@@ -218,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     laterStepBatch: { max: c.CASCADE_BATCH_MAX, windowMs: c.CASCADE_BATCH_WINDOW_MS },
     breaker: toBreakerConfig(c),
     heartbeatMs: c.PROCESS_HEARTBEAT_MS,
+    release: { intervalMs: c.SCHEDULE_RELEASE_INTERVAL_MS, batch: c.SCHEDULE_RELEASE_BATCH },
     intakeSweep: { intervalMs: c.INTAKE_SWEEP_INTERVAL_MS, minAgeMs: c.INTAKE_SWEEP_MIN_AGE_MS, batch: 500 },
     history: toHistoryConfig(c),
     webhooks: toWebhookConfig(c),

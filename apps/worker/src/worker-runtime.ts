@@ -5,6 +5,7 @@ import {
   createPipelineMetrics,
   createReceiptMetrics,
   createRegistry,
+  createScheduleMetrics,
   createWebhookMetrics,
   exposeTerminalSeries,
   registerQueueDepthGauge,
@@ -22,6 +23,8 @@ import {
   NO_COALESCING,
   lazyHistoryStore,
   loadArchiveScripts,
+  loadReleaseScript,
+  Releaser,
   loadScripts,
   ReceiptService,
   type ChannelGate,
@@ -149,6 +152,15 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       new IntakeSweeper({ redis, queues, partition, logger: logger.child({ component: 'intake-sweeper', partition }), config: config.intakeSweep }),
   );
   for (const sweeper of sweepers) sweeper.start();
+  // One releaser per partition as well: scheduled notifications move to their lanes when due.
+  const releasers: Releaser[] = [];
+  const scheduleMetrics = createScheduleMetrics(registry, async () => (await Promise.all(releasers.map((r) => r.waiting()))).reduce((a, n) => a + n, 0));
+  for (const partition of config.workerPartitions) {
+    const release = loadReleaseScript(redis, partition);
+    const logged = logger.child({ component: 'releaser', partition });
+    releasers.push(new Releaser({ redis, queues, release, partition, logger: logged, config: config.release, metrics: scheduleMetrics }));
+  }
+  for (const releaser of releasers) releaser.start();
   const archivers: Archiver[] = [];
   if (historyStore) {
     const backlog = async () => (await Promise.all(archivers.map((a) => a.backlog()))).reduce((sum, n) => sum + n, 0);
@@ -209,6 +221,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
         draining = true;
         await registration.stop().catch(() => undefined);
         await Promise.all(sweepers.map((s) => s.stop()));
+        await Promise.all(releasers.map((r) => r.stop()));
         await Promise.all(archivers.map((a) => a.stop()));
         await historyStore?.close();
         await workers.close();

@@ -137,7 +137,9 @@ export function idempotencyMetaKey(partition = 0): string {
 }
 
 /**
- * Scheduled notifications of one partition by when they are due (sorted set id -> sendAt, ms).
+ * Scheduled notifications of one partition not yet due (score: sendAt, ms). Written by the
+ * intake script instead of the pending-intake entry; the partition's releaser moves each due
+ * one to its lane (release-due-2), so the due index costs one sorted-set entry per notification.
  * A cancel removes its entry in the same script that makes the record `canceled`.
  */
 export function dueIndexKey(partition = 0): string {

@@ -167,11 +167,22 @@ export const contentSchema = z
     }
   });
 
+/**
+ * When to send (RFC 3339 with an offset or `Z`; docs/scheduling.md). Kept as the canonical UTC
+ * form (`2026-12-24T08:00:00.000Z`), so two spellings of one instant fingerprint alike while a
+ * moved time is a changed payload. How far ahead it may be is a deployment's limit
+ * (SCHEDULE_MAX_AHEAD), checked at intake.
+ */
+export const sendAtSchema = z.iso
+  .datetime({ offset: true, error: 'must be an RFC 3339 date-time with an offset, e.g. 2026-12-24T09:00:00+01:00 or 2026-12-24T08:00:00Z' })
+  .transform((value) => new Date(value).toISOString());
+
 export const notificationRequestSchema = z.strictObject({
   eventId: identifier(LIMITS.eventIdLength),
   priority: z.enum(PRIORITIES),
   recipient: recipientSchema,
   content: contentSchema,
+  sendAt: sendAtSchema.optional(),
   /** When it is no use any more (docs/scheduling.md, Cancel and expiry): at most one of the two. */
   expiresAt: expiresAtSchema.optional(),
   ttlSeconds: ttlSecondsSchema.optional(),

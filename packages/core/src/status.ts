@@ -123,6 +123,10 @@ export interface NotificationView {
   plan: Channel[];
   deliveredChannel?: Channel;
   acceptedAt: number;
+  /** When it was scheduled to be sent (ms; only for a notification accepted with a `sendAt`). */
+  sendAt?: number;
+  /** When the releaser moved it from `scheduled` to its lane (ms). */
+  releasedAt?: number;
   deliveredAt?: number;
   finishedAt?: number;
   latencyMs?: number;

@@ -13,7 +13,8 @@ export interface HistoryRecord extends NotificationView {
 export interface ListFilter {
   recipientId?: string;
   eventId?: string;
-  status?: TerminalStatus;
+  /** `scheduled` is answered from Redis (the due indexes), never from the history. */
+  status?: TerminalStatus | 'scheduled';
   priority?: Priority;
   /** A channel the notification made an external call on (any attempt), delivered or not. */
   channel?: Channel;

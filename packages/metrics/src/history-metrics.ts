@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { scrapedGauge } from './scraped-gauge';
 
 /**
  * The archiver's metrics (terminal records moving from Redis to the history store).
@@ -7,18 +8,12 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export function createHistoryMetrics(registry: Registry, backlog: () => Promise<number>) {
   const registers = [registry];
   return {
-    backlog: new Gauge({
-      name: 'notify_history_backlog',
-      help: 'Terminal notifications waiting in Redis to be archived to the history store (a growing value: the store is down or too slow).',
-      registers,
-      async collect() {
-        try {
-          this.set(await backlog());
-        } catch {
-          // Redis unreachable: /readyz reports it; the scrape still answers (with the last value).
-        }
-      },
-    }),
+    backlog: scrapedGauge(
+      registry,
+      'notify_history_backlog',
+      'Terminal notifications waiting in Redis to be archived to the history store (a growing value: the store is down or too slow).',
+      backlog,
+    ),
     archived: new Counter({
       name: 'notify_history_archived_total',
       help: 'Terminal notifications written to the history store and compacted in Redis.',

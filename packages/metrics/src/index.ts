@@ -5,3 +5,4 @@ export * from './queue-metrics';
 export * from './history-metrics';
 export * from './webhook-metrics';
 export * from './receipt-metrics';
+export * from './schedule-metrics';

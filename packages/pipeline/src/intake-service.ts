@@ -36,6 +36,8 @@ export class IntakeService {
         if (result.outcome.kind === 'accepted') await deps.queues.enqueueFirstStep(request.priority, result.enqueue);
         else await deps.queues.enqueueStep(request.priority, result.enqueue);
         await waitReplicated(deps, [result.enqueue.id]);
+      } else if (result.outcome.status === 'scheduled') {
+        await waitReplicated(deps, [result.outcome.id]);
       }
       deps.metrics.intakeRequests.inc({ result: result.outcome.kind, priority: request.priority });
       return result.outcome;

@@ -10,7 +10,7 @@ import {
   type WaitRecord,
 } from '@notify/core';
 
-/** The raw hash fields of a notification record (see lua/intake-3.lua for who writes what). */
+/** The raw hash fields of a notification record (see lua/intake-4.lua for who writes what). */
 export type RecordFields = Record<string, string>;
 
 function jsonArray<T>(raw: string | undefined): T[] {
@@ -48,6 +48,8 @@ export function toNotificationView(fields: RecordFields): NotificationView {
     plan,
     ...(fields.deliveredChannel ? { deliveredChannel: fields.deliveredChannel as Channel } : {}),
     acceptedAt,
+    ...(fields.sendAt ? { sendAt: Number(fields.sendAt) } : {}),
+    ...(fields.releasedAt ? { releasedAt: Number(fields.releasedAt) } : {}),
     ...(deliveredAt !== undefined ? { deliveredAt, latencyMs: deliveredAt - acceptedAt } : {}),
     ...(finishedAt !== undefined ? { finishedAt } : {}),
     ...(fields.reason ? { failureReason: fields.reason } : {}),

@@ -13,3 +13,4 @@ export * from './providers-env';
 export * from './env-renames';
 export * from './consent-env';
 export * from './tenants-env';
+export * from './schedule-env';

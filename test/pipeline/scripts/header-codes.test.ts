@@ -10,13 +10,14 @@ import {
   PIPELINE_LUA_DIR,
   PIPELINE_SCRIPTS,
   RELEASE_ARCHIVE_CODES,
+  RELEASE_DUE_CODES,
   SCHEDULE_STEP_CODES,
   type ReturnCodes,
 } from '@notify/pipeline';
 import { headerReturnCodes } from './lua-header';
 
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
-  'intake-3': INTAKE_CODES,
+  'intake-4': INTAKE_CODES,
   'begin-attempt-4': BEGIN_ATTEMPT_CODES,
   'finish-attempt-4': FINISH_ATTEMPT_CODES,
   'schedule-step-1': SCHEDULE_STEP_CODES,
@@ -24,6 +25,7 @@ const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'claim-archive-1': CLAIM_ARCHIVE_CODES,
   'compact-archived-2': COMPACT_ARCHIVED_CODES,
   'release-archive-1': RELEASE_ARCHIVE_CODES,
+  'release-due-2': RELEASE_DUE_CODES,
   'cancel-notification-4': CANCEL_NOTIFICATION_CODES,
 };
 

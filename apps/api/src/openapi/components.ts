@@ -86,6 +86,8 @@ const FIELD_NOTES: Record<string, string> = {
     'Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones).',
   'NotificationRequest.content':
     'SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 3,993 bytes (one Web Push record), e-mail gets a one-line subject.',
+  'NotificationRequest.sendAt':
+    'When to send: RFC 3339 with an offset or Z (a local time without one is a 400). Omitted or past: now. At most SCHEDULE_MAX_AHEAD ahead (default 30 days; a 400 naming sendAt beyond). The status is `scheduled` until then, and it is never sent before it. Part of the payload: a repeat with another sendAt is a 422 (docs/scheduling.md).',
   'NotificationRequest.expiresAt':
     'RFC 3339 with an offset. Not delivered by then, it ends expired without another call; checked before every call (reconciliations too). After now (and after sendAt); not with ttlSeconds. Part of the payload (idempotency).',
   'NotificationRequest.ttlSeconds': 'Expires this many seconds after acceptance (1 to a year); instead of expiresAt. Part of the payload (idempotency).',

@@ -9,8 +9,9 @@ const LIST_FILTERS: readonly QueryParameter[] = [
   { name: 'eventId', description: 'Only this event id.', schema: { type: 'string', maxLength: 200 } },
   {
     name: 'status',
-    description: 'Only this final status (the history holds finished notifications).',
-    schema: { type: 'string', enum: [...TERMINAL_STATUSES] },
+    description:
+      'Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on).',
+    schema: { type: 'string', enum: [...TERMINAL_STATUSES, 'scheduled'] },
   },
   { name: 'priority', description: 'Only this priority.', schema: { type: 'string', enum: [...PRIORITIES] } },
   {

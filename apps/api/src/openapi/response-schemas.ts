@@ -99,6 +99,8 @@ export const notificationViewSchema = z
     plan: z.array(channel).describe('The cascade order planned at intake.'),
     deliveredChannel: channel.optional(),
     acceptedAt: z.number(),
+    sendAt: z.number().optional().describe('When it was scheduled to be sent (ms since the epoch); only for a notification accepted with a sendAt.'),
+    releasedAt: z.number().optional().describe('When it left `scheduled` for its lane (ms since the epoch; at or after sendAt, by Redis clock).'),
     deliveredAt: z.number().optional(),
     finishedAt: z.number().optional(),
     latencyMs: z.number().optional(),

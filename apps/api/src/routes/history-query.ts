@@ -11,6 +11,9 @@ export const DEFAULT_MAX_LIST_LIMIT = 100;
 /** A page holds this many items unless `limit` says otherwise (or the maximum is lower). */
 export const DEFAULT_LIST_LIMIT = 50;
 
+/** The statuses a list can filter on: the finished ones (the history) and `scheduled` (Redis's due indexes). */
+const LISTED_STATUSES = [...TERMINAL_STATUSES, 'scheduled'] as const;
+
 const EPOCH_MS = /^\d{1,15}$/;
 /** ISO 8601 with an explicit offset (or a bare date, midnight UTC): a local time would depend on the server's zone. */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
@@ -74,8 +77,8 @@ export function parseListQuery(query: Record<string, unknown>, options: { maxLim
   if (eventId !== undefined) filter.eventId = eventId;
   const status = text(
     'status',
-    (v) => (TERMINAL_STATUSES as readonly string[]).includes(v),
-    `${oneOf(TERMINAL_STATUSES)} (the history holds finished notifications; read one in flight by id)`,
+    (v) => (LISTED_STATUSES as readonly string[]).includes(v),
+    `${oneOf(LISTED_STATUSES)} (the history holds finished notifications, Redis the scheduled ones; read one in flight by id)`,
   );
   if (status !== undefined) filter.status = status as ListFilter['status'];
   const priority = text('priority', (v) => (PRIORITIES as readonly string[]).includes(v), oneOf(PRIORITIES));

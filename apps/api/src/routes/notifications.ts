@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
-import { CancelService, createNotificationLookup, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
+import { CancelService, createNotificationLookup, listScheduled, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { sendJson } from '../tracking/send-json';
 import { DEFAULT_MAX_LIST_LIMIT, parseEventIdQuery, parseListQuery } from './history-query';
@@ -58,6 +58,7 @@ export type CancelRouteDeps = Pick<CancelServiceDeps, 'scripts' | 'metrics' | 'e
  * POST /v1/notifications/batch    up to 1,000: per-item results in request order
  * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
  * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
+ *                                 (status=scheduled: the ones waiting for their sendAt, from Redis, soonest first)
  * DELETE /v1/notifications/:id     cancel: 200 canceled (again: idempotent), 409 naming the state, 404
  * DELETE /v1/notifications?eventId= cancel every recipient's notification of one event: counts
  */
@@ -97,7 +98,10 @@ export function notificationsRouter(deps: {
 
   router.get('/', async (req, res) => {
     const filter = parseListQuery(req.query, { maxLimit: maxListLimit });
-    res.json(await history.list(res.locals.tenant as string, filter));
+    const tenant = res.locals.tenant as string;
+    // Scheduled ones wait in Redis (with or without the history); finished ones are in the history.
+    if (filter.status === 'scheduled') res.json(await listScheduled(deps.redis, deps.intake.partitions, tenant, filter));
+    else res.json(await history.list(tenant, filter));
   });
 
   router.get('/:id', async (req, res) => {

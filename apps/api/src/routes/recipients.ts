@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { CHANNELS, NotifyError, ID_PATTERN, LIMITS, parseOrThrow, recipientProfileSchema, type Channel } from '@notify/core';
 import type { RecipientStore } from '@notify/pipeline';
+import type { ListFilter, ListPage } from '@notify/history';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
@@ -17,11 +18,14 @@ export function recipientId(raw: unknown): string {
 
 /**
  * PUT/GET/DELETE /v1/recipients/:id — stored addresses and preference order, per tenant.
- * GET /v1/recipients/:id/notifications — what was sent to that recipient id (the history; with or without a stored profile).
+ * GET /v1/recipients/:id/notifications — what was sent to that recipient id (the history; with or without a stored profile),
+ *   or with status=scheduled what waits for its sendAt (Redis).
  */
 export function recipientsRouter(deps: {
   recipients: RecipientStore;
   history?: HistoryAccess;
+  /** `status=scheduled`: the notifications waiting for their sendAt (Redis's due indexes); without it those lists are empty. */
+  scheduled?: (tenant: string, filter: ListFilter) => Promise<ListPage>;
   maxListLimit?: number;
   /** The suppression lift (docs/provider-events.md); without it every lift answers 404. */
   suppressions?: { liftSuppression(tenant: string, recipientId: string, channel: Channel): Promise<boolean> };
@@ -55,7 +59,9 @@ export function recipientsRouter(deps: {
 
   router.get('/:id/notifications', async (req, res) => {
     const filter = parseListQuery(req.query, { maxLimit: maxListLimit, recipientId: recipientId(req.params.id) });
-    res.json(await history.list(res.locals.tenant as string, filter));
+    const tenant = res.locals.tenant as string;
+    if (filter.status === 'scheduled') res.json(deps.scheduled ? await deps.scheduled(tenant, filter) : { items: [] });
+    else res.json(await history.list(tenant, filter));
   });
 
   router.delete('/:id', async (req, res) => {

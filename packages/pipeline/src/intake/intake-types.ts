@@ -14,6 +14,8 @@ export interface IntakeConfig {
   /** How far back intake looks for compact entries of archived notifications (the idempotency window). */
   idempotencyWindowSeconds?: number;
   budget: number;
+  /** SCHEDULE_MAX_AHEAD: how far ahead a `sendAt` may be (default 30 days). */
+  scheduleMaxAheadSeconds?: number;
 }
 
 export interface IntakeDeps {

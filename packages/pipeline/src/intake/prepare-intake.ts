@@ -11,6 +11,7 @@ import {
   type Channel,
   type NotificationRequest,
   type SkipReason,
+  validationError,
 } from '@notify/core';
 import type { IntakeArgs } from '../scripts';
 import type { IntakeDeps, PreparedIntake } from './intake-types';
@@ -21,9 +22,16 @@ import { recipientAddresses } from './recipient-addresses';
  * The router as a function (no extra queue hop): the cascade plan from the recipient's
  * preferences, its addresses and the open breakers, the first channel, and the record to write.
  */
-export async function prepareIntake(deps: IntakeDeps, tenant: string, request: NotificationRequest, open: ReadonlySet<Channel>): Promise<PreparedIntake> {
+export async function prepareIntake(
+  deps: IntakeDeps,
+  tenant: string,
+  request: NotificationRequest,
+  open: ReadonlySet<Channel>,
+  fieldPrefix = '',
+): Promise<PreparedIntake> {
   const now = (deps.now ?? Date.now)();
-  const expiresAt = expiresAtOf(request, now);
+  const sendAt = sendAtMs(request, now, deps.config.scheduleMaxAheadSeconds ?? DEFAULT_SCHEDULE_MAX_AHEAD_SECONDS, fieldPrefix);
+  const expiresAt = expiresAtOf(request, now, sendAt);
   const { addresses, preferences, profile } = await recipientAddresses(deps, tenant, request);
   const planned = planCascade(preferences, addresses);
   if (planned.length === 0) {
@@ -54,6 +62,7 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
     recordTtlSeconds: deps.config.recordTtlSeconds,
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
+    ...(sendAt !== undefined ? { sendAt } : {}),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
   };
   // Decided once here: the worker's quiet-hours stage reads the rule from the job, never a profile.
@@ -61,4 +70,18 @@ export async function prepareIntake(deps: IntakeDeps, tenant: string, request: N
   const quiet = waitsQuietHours ? resolveQuietRule([request.recipient, profile, deps.tenantSettings?.(tenant)]) : undefined;
   if (quiet) args.quiet = quiet;
   return { request, args, job };
+}
+
+/** SCHEDULE_MAX_AHEAD's default: 30 days. */
+export const DEFAULT_SCHEDULE_MAX_AHEAD_SECONDS = 30 * 86_400;
+
+/** The request's `sendAt` in ms, refused (400 naming the field) when further ahead than the maximum. */
+function sendAtMs(request: NotificationRequest, now: number, maxAheadSeconds: number, fieldPrefix: string): number | undefined {
+  if (request.sendAt === undefined) return undefined;
+  const at = Date.parse(request.sendAt);
+  if (at - now > maxAheadSeconds * 1000) {
+    const field = [fieldPrefix, 'sendAt'].filter(Boolean).join('.');
+    throw validationError([{ field, reason: `must be at most ${maxAheadSeconds} s ahead (SCHEDULE_MAX_AHEAD)` }]);
+  }
+  return at;
 }

@@ -23,6 +23,8 @@ export async function reserveIntake(
   });
   switch (reply.code) {
     case 'created':
+      // Scheduled: no job now; the releaser adds it when due.
+      if (reply.status === 'scheduled') return { outcome: { kind: 'accepted', id: args.id, status: 'scheduled' } };
       return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(args.firstChannel) };
     case 'duplicate': {
       deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });

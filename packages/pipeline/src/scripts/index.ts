@@ -11,6 +11,7 @@ import { callCancelNotification, type CancelNotificationArgs, type CancelNotific
 import { callFinishAttempt, type FinishAttemptArgs, type FinishAttemptReply } from './finish-attempt';
 import { callFinishNotification, type FinishNotificationArgs, type FinishNotificationReply } from './finish-notification';
 import { callIntake, type IntakeArgs, type IntakeReply } from './intake';
+import { callReleaseDue, type ReleaseDueReply } from './release-due';
 import { callScheduleStep, type ScheduleStepArgs, type ScheduleStepReply } from './schedule-step';
 
 export * from './begin-attempt';
@@ -22,12 +23,13 @@ export * from './finish-attempt';
 export * from './finish-notification';
 export * from './intake';
 export * from './schedule-step';
+export * from './release-due';
 export * from './script-reply';
 export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } from '../lua-commands';
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
-  'intake-3',
+  'intake-4',
   'begin-attempt-4',
   'finish-attempt-4',
   'schedule-step-1',
@@ -35,6 +37,7 @@ export const PIPELINE_SCRIPTS = [
   'claim-archive-1',
   'compact-archived-2',
   'release-archive-1',
+  'release-due-2',
   'cancel-notification-4',
 ] as const;
 export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
@@ -88,7 +91,7 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   const archive = options.archive === true;
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
-  const intake = command('intake-3');
+  const intake = command('intake-4');
   const beginAttempt = command('begin-attempt-4');
   const finishAttempt = command('finish-attempt-4');
   const scheduleStep = command('schedule-step-1');
@@ -127,4 +130,10 @@ export function inPartition(command: LuaCommand, partition: number): LuaCommand 
   const from = partitionTag(0);
   const to = partitionTag(partition);
   return (...args) => command(...args.map((a) => (typeof a === 'string' && a.startsWith(from) ? to + a.slice(from.length) : a)));
+}
+
+/** The releaser's script for one partition: its due index, pending set and records (one Releaser per partition). */
+export function loadReleaseScript(redis: RedisClient, partition: number): (batch: number) => Promise<ReleaseDueReply> {
+  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS)('release-due-2');
+  return (batch) => callReleaseDue(command, batch, partition);
 }

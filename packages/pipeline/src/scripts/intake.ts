@@ -1,4 +1,5 @@
 import {
+  dueIndexKey,
   eventIndexPrefix,
   idempotencyBucketPrefix,
   idempotencyMetaKey,
@@ -12,7 +13,7 @@ import {
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
-/** intake-3.lua's return codes (its header lists the same). */
+/** intake-4.lua's return codes (its header lists the same). */
 export const INTAKE_CODES = { created: 0, duplicate: 1, conflict: 2 } as const;
 
 export interface IntakeArgs {
@@ -34,6 +35,8 @@ export interface IntakeArgs {
   /** How far back archived notifications' compact entries are looked up (default recordTtlSeconds). */
   idempotencyWindowSeconds?: number;
   skips: readonly unknown[];
+  /** When to send (ms since the epoch); absent or not ahead of Redis's clock: now. */
+  sendAt?: number;
   /** When it expires (ms): kept on the record, checked before every call (begin-attempt-4). */
   expiresAt?: number;
   /** The quiet hours the notification waits out (kept in the record, so a step re-added from it keeps them). */
@@ -41,7 +44,8 @@ export interface IntakeArgs {
 }
 
 export type IntakeReply =
-  | { code: 'created' }
+  /** `status`: 'accepted' (the caller adds the first job) or 'scheduled' (the releaser does, when due). */
+  | { code: 'created'; status: 'accepted' | 'scheduled' }
   /** `firstChannel` is set while the record is still 'accepted' (its first job may be missing). */
   | { code: 'duplicate'; status: NotificationStatus; firstChannel: Channel | undefined }
   | { code: 'conflict' };
@@ -52,6 +56,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     notificationKey(a.id, partition),
     pendingIntakeKey(partition),
     idempotencyMetaKey(partition),
+    dueIndexKey(partition),
     a.id,
     a.fingerprint,
     a.tenant,
@@ -71,9 +76,11 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     idempotencyBucketPrefix(partition),
     a.expiresAt ?? '',
     eventIndexPrefix(partition),
+    a.sendAt ?? 0,
     a.quiet ? JSON.stringify(a.quiet) : '',
   );
-  const { code, detail } = decodeReply('intake-3', INTAKE_CODES, reply);
+  const { code, detail } = decodeReply('intake-4', INTAKE_CODES, reply);
+  if (code === 'created') return { code, status: text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted' };
   if (code !== 'duplicate') return { code };
   const status = text(detail[0]) as NotificationStatus;
   return { code, status, firstChannel: status === 'accepted' && detail[1] ? (text(detail[1]) as Channel) : undefined };

@@ -6,6 +6,9 @@
   KEYS[2] pending-intake sorted set (id -> acceptance time), cleared when step 1 begins
   KEYS[3] idempotency meta hash (bucket bits per day); the buckets are '<ARGV[17]><day>:<bucket>',
           built here from the id (every key shares the {notify} slot)
+  KEYS[4] due index sorted set (id -> sendAt, ms): a notification whose sendAt is still ahead
+          (by Redis's clock, so a skewed caller never makes it early) goes here instead of
+          KEYS[2], with status 'scheduled'; the releaser (release-due-2) moves it on when due
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -18,10 +21,12 @@
   ARGV[19] event index prefix: the id joins the set '<ARGV[19]><sha1 hex of tenant NUL event id>'
            (cancel by event; same slot, built here as the idempotency buckets are), which lives
            as long as the record and loses the id when the record is archived (compact-archived-2)
-  ARGV[20] quiet hours the notification waits out (JSON), or '' for none
+  ARGV[20] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
+  ARGV[21] quiet hours the notification waits out (JSON), or '' for none
 
   Returns { code, detail... }
-    0 created     { 0 }: status 'accepted'
+    0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
+                  'scheduled' (no job: the releaser adds it when due)
     1 duplicate   { 1, status, channel of step 1 }: same fingerprint; while the status is still
                   'accepted' the caller re-adds the first job (idempotent), in case the first
                   intake died between this script and the enqueue
@@ -45,18 +50,29 @@ if archived then
   end
   return { 2 }
 end
+local sendAt = tonumber(ARGV[20]) or 0
+local scheduled = sendAt > 0 and sendAt > redisTimeMs()
+local status = scheduled and 'scheduled' or 'accepted'
 redis.call('HSET', KEYS[1],
   'id', ARGV[1], 'fp', ARGV[2], 'tenant', ARGV[3], 'eventId', ARGV[4], 'recipientId', ARGV[5],
   'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
-  'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', 'accepted',
+  'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', status,
   'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
+if sendAt > 0 then redis.call('HSET', KEYS[1], 'sendAt', sendAt) end
 if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
-if ARGV[20] ~= nil and ARGV[20] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[20]) end
-redis.call('EXPIRE', KEYS[1], ARGV[13])
+if ARGV[21] ~= nil and ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[21]) end
+-- A scheduled record outlives its wait: its TTL (and its event index's) counts from when it is due.
+local ttl = tonumber(ARGV[13])
+if scheduled then ttl = ttl + math.max(0, math.ceil((sendAt - tonumber(ARGV[12])) / 1000)) end
+redis.call('EXPIRE', KEYS[1], ttl)
 if ARGV[19] ~= nil and ARGV[19] ~= '' then
   local eventIndex = ARGV[19] .. redis.sha1hex(ARGV[3] .. '\0' .. ARGV[4])
   redis.call('SADD', eventIndex, ARGV[1])
-  redis.call('EXPIRE', eventIndex, ARGV[13])
+  redis.call('EXPIRE', eventIndex, ttl)
+end
+if scheduled then
+  redis.call('ZADD', KEYS[4], sendAt, ARGV[1])
+  return { 0, status }
 end
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
-return { 0 }
+return { 0, status }

@@ -1,0 +1,90 @@
+import type { Logger } from 'pino';
+import { dueIndexKey } from '@notify/core';
+import type { ScheduleMetrics } from '@notify/metrics';
+import type { RedisClient } from '@notify/runtime';
+import type { ChannelQueues } from './channel-queues';
+import type { ReleaseDueReply } from './scripts';
+
+export interface ReleaserConfig {
+  /** How often to look for due notifications (0 turns the releaser off). */
+  intervalMs: number;
+  /** Due notifications per script call. */
+  batch: number;
+}
+
+/** Batches per pass at most: a pass never runs away; the next tick goes on. */
+const MAX_BATCHES_PER_PASS = 100;
+
+/**
+ * Moves one partition's due scheduled notifications to their lanes (docs/scheduling.md). Each
+ * batch is one script call (release-due-2: due by Redis's clock, status 'accepted', into the
+ * pending-intake set, out of the due index, atomically) and then the first steps' jobs, added
+ * the way batch intake adds them (one batch job per lane chunk). A process killed between the
+ * two leaves accepted records in the pending set: the intake sweeper adds their jobs. Every
+ * worker may run one per partition: two releasers never take the same entry (the script
+ * removes what it takes), and a first step added twice is one step.
+ */
+export class Releaser {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly deps: {
+      redis: RedisClient;
+      queues: ChannelQueues;
+      release: (batch: number) => Promise<ReleaseDueReply>;
+      logger: Logger;
+      config: ReleaserConfig;
+      metrics?: ScheduleMetrics;
+      partition: number;
+    },
+  ) {}
+
+  start(): void {
+    if (this.deps.config.intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      void this.releaseDue().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'release of due notifications failed; will try again'));
+    }, this.deps.config.intervalMs);
+    this.timer.unref();
+  }
+
+  /** One pass: batch after batch until none is full; returns how many were released. */
+  releaseDue(): Promise<number> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Entries waiting in this partition's due index. */
+  waiting(): Promise<number> {
+    return this.deps.redis.zcard(dueIndexKey(this.deps.partition));
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async pass(): Promise<number> {
+    const { config, queues, metrics } = this.deps;
+    let total = 0;
+    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
+      const reply = await this.deps.release(config.batch);
+      if (reply.released.length > 0) {
+        await queues.enqueueFirstSteps(
+          reply.released.map((r) => ({ priority: r.priority, data: { id: r.id, rh: r.rh, priority: r.priority, step: 1, channel: r.channel } })),
+        );
+        for (const r of reply.released) {
+          metrics?.released.inc({ priority: r.priority });
+          metrics?.lateness.observe({ priority: r.priority }, Math.max(0, reply.now - r.sendAt) / 1000);
+        }
+        total += reply.released.length;
+      }
+      if (reply.handled < config.batch) break;
+    }
+    return total;
+  }
+}
