@@ -42,6 +42,46 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/admin/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search notifications (admin console, HTML)
+     * @description By tenant, notification id, event id, recipient id, final status, channel tried and acceptance time; finished ones from the history, one in flight by its id (or event id and recipient id together); 20 a page, with the lanes' live counts beside. Ids, statuses and channels only: never an address or content. The admin key as a Bearer header, or a browser session from /admin/login.
+     */
+    get: operations['getAdminNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/notifications/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A notification's timeline (admin console, HTML)
+     * @description Accepted, each attempt (channel, provider, kind, outcome, how long), the waits between them, skips and why, receipts, webhook deliveries, and the terminal status, oldest first. `tenant` in the query narrows the look-up to one tenant.
+     */
+    get: operations['getAdminNotificationsId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/queues': {
     parameters: {
       query?: never;
@@ -1078,6 +1118,119 @@ export interface operations {
       };
       /** @description Not from this site's sign-out page. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+    };
+  };
+  getAdminNotifications: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The search page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      /** @description No session: to /admin/login (HTML requests). */
+      303: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A bad filter, named on the page. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAdminNotificationsId: {
+    parameters: {
+      query?: {
+        /** @description The tenant the notification belongs to (default: every tenant with a key). */
+        tenant?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The timeline. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      /** @description No session: to /admin/login (HTML requests). */
+      303: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such notification (the search page says so). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
