@@ -28,6 +28,7 @@ export const OPERATOR_OPERATIONS: readonly Operation[] = [
       200: { description: 'The search page.', contentType: 'text/html' },
       303: { description: 'No session: to /admin/login (HTML requests).' },
       400: { description: 'A bad filter, named on the page.', contentType: 'text/html' },
+      503: { description: 'The history is disabled or does not answer (the page says so; one in flight is still found by id).', contentType: 'text/html' },
     },
     errors: ['FORBIDDEN'],
   },

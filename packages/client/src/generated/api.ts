@@ -1179,6 +1179,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The history is disabled or does not answer (the page says so; one in flight is still found by id). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
     };
   };
   getAdminNotificationsId: {
