@@ -2,6 +2,7 @@ import { recipientHash, signUnsubscribeToken } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import { DEV_UNSUBSCRIBE_SECRET } from '@notify/runtime';
 import { buildOpenApiDocument, NAMED_SCHEMAS, type SchemaName } from '../../apps/api/src/openapi';
+import { DEV_DEFAULTS } from '@notify/runtime';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /**
@@ -137,6 +138,13 @@ it('recipients, tracking, admin and health answer what the document says', async
   expect((await call('get', '/admin/queues', '/admin/queues', { key: TEST_API_KEY })).status).toBe(403);
   expect((await call('get', '/admin/queues', '/admin/queues', { key: null, accept: 'text/html' })).status).toBe(303);
   expect((await call('get', '/admin/login', '/admin/login', { key: null })).status).toBe(200);
+  const admin = { key: DEV_DEFAULTS.adminApiKey };
+  expect((await call('get', '/admin/notifications', '/admin/notifications', { key: TEST_API_KEY })).status).toBe(403);
+  expect((await call('get', '/admin/notifications', '/admin/notifications', { key: null, accept: 'text/html' })).status).toBe(303);
+  expect((await call('get', '/admin/notifications', '/admin/notifications?tenant=tenant-a&status=delivered', admin)).status).toBe(503);
+  expect((await call('get', '/admin/notifications', '/admin/notifications?tenant=tenant-a&since=yesterday', admin)).status).toBe(400);
+  expect((await call('get', '/admin/notifications', '/admin/notifications', admin)).status).toBe(200);
+  expect((await call('get', '/admin/notifications/{id}', `/admin/notifications/${'0'.repeat(32)}`, admin)).status).toBe(404);
   expect((await call('post', '/admin/login', '/admin/login', { key: null, form: 'key=wrong&csrf=none' })).status).toBe(403);
   expect((await call('get', '/admin/logout', '/admin/logout', { key: null })).status).toBe(303);
   expect((await call('post', '/admin/logout', '/admin/logout', { key: null, form: '' })).status).toBe(303);

@@ -152,6 +152,13 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
           adminApiKey: config.adminApiKey,
           session: config.adminSession,
           trustedProxies: config.adminTrustedProxies,
+          notifications: {
+            history,
+            tenants: [...new Set(config.apiKeys.map((k) => k.tenant))],
+            partitions: config.partitions,
+            webhooks: webhooks.registry,
+            maxListLimit: config.history.maxListLimit,
+          },
         }),
         auth: 'none',
       },

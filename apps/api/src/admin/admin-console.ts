@@ -8,6 +8,7 @@ import { createBullBoardRouter } from './bull-board';
 import { CSRF_COOKIE, LOGIN_COOKIE, SESSION_COOKIE, cookieOptions, readCookie, type SecureCookieMode } from './cookies';
 import { SAFE_METHODS, fromSameSite, sameToken } from './csrf';
 import { createLoginLimiter, type LoginLimiter } from './login-limiter';
+import { createNotificationConsole, type NotificationConsoleOptions } from './notification-console';
 import { refusalPage, signInPage, signOutPage } from './pages';
 import { createAdminSessionStore, newToken, type AdminSession } from './session-store';
 
@@ -29,6 +30,8 @@ export interface AdminConsoleOptions {
    * Default none: the direct peer is the client.
    */
   trustedProxies?: readonly string[];
+  /** The notification search and timeline at `/admin/notifications` (absent: not served). */
+  notifications?: Omit<NotificationConsoleOptions, 'redis' | 'queues'>;
 }
 
 /**
@@ -231,5 +234,9 @@ export function createAdminConsole(options: AdminConsoleOptions): Router {
     documentedErrorShape(),
     createBullBoardRouter(options.queues, '/admin/queues', { signOutUrl: '/admin/logout' }),
   );
+  if (options.notifications) {
+    const notifications = createNotificationConsole({ ...options.notifications, redis: options.redis, queues: options.queues });
+    router.use('/notifications', authorize, notifications);
+  }
   return router;
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Own pages only: no script at all, styles inline, forms post back here, never framed. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -13,15 +13,18 @@ input[type=password]{width:100%;box-sizing:border-box;padding:.55rem;font:inheri
 button{margin-top:1rem;padding:.55rem 1.2rem;font:inherit;border:0;border-radius:4px;background:#2f5bd3;color:#fff;cursor:pointer}
 .message{background:#fdecea;color:#8a1c13;padding:.6rem .8rem;border-radius:4px;margin-bottom:1rem}`;
 
-function page(res: Response, status: number, title: string, body: string): void {
+/** An HTML page of the console under its CSP: `style` inline, no script. */
+export function sendPage(res: Response, status: number, title: string, style: string, body: string): void {
   res
     .status(status)
     .set({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' })
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-        `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`,
+        `<title>${escapeHtml(title)}</title><style>${style}</style></head><body>${body}</body></html>`,
     );
 }
+
+const page = (res: Response, status: number, title: string, body: string) => sendPage(res, status, title, STYLE, `<main>${body}</main>`);
 
 /** The sign-in form; `csrf` also sits in the form's cookie (double submit). */
 export function signInPage(res: Response, options: { csrf: string; status?: number; message?: string }): void {

@@ -16,6 +16,41 @@ export const OPERATOR_OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/admin/notifications',
+    tag: 'operations',
+    auth: 'admin',
+    summary: 'Search notifications (admin console, HTML)',
+    description:
+      'By tenant, notification id, event id, recipient id, final status, channel tried and acceptance time; finished ones from the history, one in flight by its id ' +
+      "(or event id and recipient id together); 20 a page, with the lanes' live counts beside. Ids, statuses and channels only: never an address or content. " +
+      'The admin key as a Bearer header, or a browser session from /admin/login.',
+    ok: {
+      200: { description: 'The search page.', contentType: 'text/html' },
+      303: { description: 'No session: to /admin/login (HTML requests).' },
+      400: { description: 'A bad filter, named on the page.', contentType: 'text/html' },
+      503: { description: 'The history is disabled or does not answer (the page says so; one in flight is still found by id).', contentType: 'text/html' },
+    },
+    errors: ['FORBIDDEN'],
+  },
+  {
+    method: 'get',
+    path: '/admin/notifications/{id}',
+    tag: 'operations',
+    auth: 'admin',
+    summary: "A notification's timeline (admin console, HTML)",
+    description:
+      'Accepted, each attempt (channel, provider, kind, outcome, how long), the waits between them, skips and why, receipts, webhook deliveries, and the terminal status, oldest first. ' +
+      '`tenant` in the query narrows the look-up to one tenant.',
+    query: [{ name: 'tenant', description: 'The tenant the notification belongs to (default: every tenant with a key).', schema: { type: 'string' } }],
+    ok: {
+      200: { description: 'The timeline.', contentType: 'text/html' },
+      303: { description: 'No session: to /admin/login (HTML requests).' },
+      404: { description: 'No such notification (the search page says so).', contentType: 'text/html' },
+    },
+    errors: ['FORBIDDEN'],
+  },
+  {
+    method: 'get',
     path: '/admin/login',
     tag: 'operations',
     auth: 'none',
