@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import { isTerminal, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority, type QuietRule } from '@notify/core';
+import { isTerminal, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import { recordAttempts } from './notification-record';
+import { JOB_EXTRA_FIELDS, jobExtrasFrom } from './step-job-extras';
 
 export interface IntakeSweeperConfig {
   /** How often to look (0 turns the sweeper off). */
@@ -18,7 +19,7 @@ export interface IntakeSweeperConfig {
 const MAX_BATCHES_PER_PASS = 50;
 
 /** The record fields the sweeper reads per entry, in this order. */
-const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh', 'expiresAt', 'quiet'] as const;
+const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh', ...JOB_EXTRA_FIELDS] as const;
 
 /**
  * Re-creates a step job that went missing. Two gaps leave a record that no job works on:
@@ -102,7 +103,7 @@ export class IntakeSweeper {
     for (const [index, id] of ids.entries()) {
       const [error, fields] = rows[index] ?? [];
       if (error) throw error;
-      const [status, step, chan, kind, priority, rh, expiresAt, quiet] = fields as (string | null)[];
+      const [status, step, chan, kind, priority, rh, ...extras] = fields as (string | null)[];
       if (!status || isTerminal(status as NotificationStatus) || !chan || !priority || !rh) {
         done.push(id);
         continue;
@@ -113,9 +114,8 @@ export class IntakeSweeper {
         priority: priority as Priority,
         step: Number(step ?? 1),
         channel: chan as Channel,
-        ...(expiresAt ? { expiresAt: Number(expiresAt) } : {}),
+        ...jobExtrasFrom(extras),
       };
-      if (quiet) job.quiet = JSON.parse(quiet) as QuietRule;
       // A reconciliation goes back to the provider that made the unknown call: only it holds the key.
       if (kind === 'reconcile') {
         const provider = recordAttempts(await redis.hgetall(notificationKey(id, partition)))

@@ -75,7 +75,7 @@ export class Releaser {
       const reply = await this.deps.release(config.batch);
       if (reply.released.length > 0) {
         await queues.enqueueFirstSteps(
-          reply.released.map((r) => ({ priority: r.priority, data: { id: r.id, rh: r.rh, priority: r.priority, step: 1, channel: r.channel } })),
+          reply.released.map((r) => ({ priority: r.priority, data: { id: r.id, rh: r.rh, priority: r.priority, step: 1, channel: r.channel, ...r.extras } })),
         );
         for (const r of reply.released) {
           metrics?.released.inc({ priority: r.priority });

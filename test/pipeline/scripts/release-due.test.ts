@@ -45,6 +45,16 @@ describe('intake-4.lua with sendAt', () => {
 });
 
 describe('release-due-2.lua', () => {
+  it("hands the first step what intake decided: the expiry, the quiet hours and the category's opt-outs", async () => {
+    const now = await redisNow();
+    const quiet = { timeZone: 'Europe/Berlin', start: 22 * 60, end: 8 * 60 };
+    const expiresAt = now + 3_600_000;
+    await scripts().intake(intakeArgs({ id: idOf(7), now, sendAt: now + 300, expiresAt, quiet, category: 'campaigns' }));
+    await passed(now + 300);
+    const reply = await release();
+    expect(reply.released.map((r) => r.extras)).toEqual([{ expiresAt, quiet, category: 'campaigns', tenant: intakeArgs().tenant }]);
+  });
+
   it('releases only what is due by Redis clock: accepted, into the pending set, out of the index', async () => {
     const due = await schedule(1, 1_000);
     await schedule(2, 3_600_000);
@@ -53,7 +63,7 @@ describe('release-due-2.lua', () => {
     await passed(due);
     const reply = await release();
     expect(reply.handled).toBe(1);
-    expect(reply.released).toEqual([{ id: idOf(1), channel: 'push', priority: 'urgent', rh: intakeArgs().rh, sendAt: due }]);
+    expect(reply.released).toEqual([{ id: idOf(1), channel: 'push', priority: 'urgent', rh: intakeArgs().rh, sendAt: due, extras: {} }]);
     expect(reply.now).toBeGreaterThanOrEqual(due);
     expect(await redis().hmget(notificationKey(idOf(1)), 'status', 'releasedAt')).toEqual(['accepted', String(reply.now)]);
     expect(await redis().zscore(pendingIntakeKey(), idOf(1))).toBe(String(reply.now));

@@ -64,6 +64,7 @@ export async function prepareIntake(
     skips,
     ...(sendAt !== undefined ? { sendAt } : {}),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(job.category !== undefined ? { category: job.category } : {}),
   };
   // Decided once here: the worker's quiet-hours stage reads the rule from the job, never a profile.
   const waitsQuietHours = request.priority === 'reminder' || request.respectQuietHours === true;

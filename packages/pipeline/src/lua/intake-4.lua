@@ -23,6 +23,7 @@
            as long as the record and loses the id when the record is archived (compact-archived-2)
   ARGV[20] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
   ARGV[21] quiet hours the notification waits out (JSON), or '' for none
+  ARGV[22] the non-required category whose opt-outs apply, or '' (kept as 'cat')
 
   Returns { code, detail... }
     0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
@@ -61,6 +62,7 @@ redis.call('HSET', KEYS[1],
 if sendAt > 0 then redis.call('HSET', KEYS[1], 'sendAt', sendAt) end
 if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
 if ARGV[21] ~= nil and ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[21]) end
+if ARGV[22] ~= nil and ARGV[22] ~= '' then redis.call('HSET', KEYS[1], 'cat', ARGV[22]) end
 -- A scheduled record outlives its wait: its TTL (and its event index's) counts from when it is due.
 local ttl = tonumber(ARGV[13])
 if scheduled then ttl = ttl + math.max(0, math.ceil((sendAt - tonumber(ARGV[12])) / 1000)) end

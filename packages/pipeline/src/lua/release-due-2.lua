@@ -14,8 +14,9 @@
   ARGV[1] batch size   ARGV[2] record key prefix ('<tag>:n:')
 
   Returns { code, detail... }
-    0 released   { 0, handled, now, id, channel, priority, rh, sendAt, ... }: handled = index
-                 entries taken (released or dropped); five values per released notification
+    0 released   { 0, handled, now, id, channel, priority, rh, sendAt, expiresAt, quiet, cat,
+                 tenant, ... }: handled = index entries taken (released or dropped); nine values
+                 per released notification (the last four as the record keeps them, false when absent)
 ]]
 --- @include "redis-time-ms"
 local now = redisTimeMs()
@@ -24,7 +25,7 @@ local out = { 0, #ids, now }
 local pending = {}
 for _, id in ipairs(ids) do
   local key = ARGV[2] .. id
-  local rec = redis.call('HMGET', key, 'status', 'chan', 'priority', 'rh', 'sendAt')
+  local rec = redis.call('HMGET', key, 'status', 'chan', 'priority', 'rh', 'sendAt', 'expiresAt', 'quiet', 'cat', 'tenant')
   if rec[1] == 'scheduled' then
     redis.call('HSET', key, 'status', 'accepted', 'releasedAt', now)
     pending[#pending + 1] = now
@@ -34,6 +35,7 @@ for _, id in ipairs(ids) do
     out[#out + 1] = rec[3]
     out[#out + 1] = rec[4]
     out[#out + 1] = rec[5] or now
+    for f = 6, 9 do out[#out + 1] = rec[f] or '' end
   end
 end
 -- Variadic calls in chunks (Lua's unpack has a stack limit).

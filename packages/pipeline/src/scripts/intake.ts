@@ -41,6 +41,8 @@ export interface IntakeArgs {
   expiresAt?: number;
   /** The quiet hours the notification waits out (kept in the record, so a step re-added from it keeps them). */
   quiet?: QuietRule;
+  /** The non-required category whose opt-outs apply (kept in the record as `cat` for jobs rebuilt from it). */
+  category?: string;
 }
 
 export type IntakeReply =
@@ -78,6 +80,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     eventIndexPrefix(partition),
     a.sendAt ?? 0,
     a.quiet ? JSON.stringify(a.quiet) : '',
+    a.category ?? '',
   );
   const { code, detail } = decodeReply('intake-4', INTAKE_CODES, reply);
   if (code === 'created') return { code, status: text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted' };

@@ -1,5 +1,6 @@
 import { dueIndexKey, notificationKey, pendingIntakeKey, type Channel, type Priority } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
+import { jobExtrasFrom, type StepJobExtras } from '../step-job-extras';
 import { decodeReply, text } from './script-reply';
 
 /** release-due-2.lua's return codes (its header lists the same). */
@@ -12,6 +13,8 @@ export interface ReleasedNotification {
   rh: string;
   /** When it was due (ms). */
   sendAt: number;
+  /** What its first step job carries beside the pointer, from the record. */
+  extras: StepJobExtras;
 }
 
 export interface ReleaseDueReply {
@@ -28,13 +31,14 @@ export async function callReleaseDue(command: LuaCommand, batch: number, partiti
   const reply = await command(dueIndexKey(partition), pendingIntakeKey(partition), batch, notificationKey('', partition));
   const { code, detail } = decodeReply('release-due-2', RELEASE_DUE_CODES, reply);
   const released: ReleasedNotification[] = [];
-  for (let i = 2; i + 4 < detail.length; i += 5) {
+  for (let i = 2; i + 8 < detail.length; i += 9) {
     released.push({
       id: text(detail[i]),
       channel: text(detail[i + 1]) as Channel,
       priority: text(detail[i + 2]) as Priority,
       rh: text(detail[i + 3]),
       sendAt: Number(detail[i + 4]),
+      extras: jobExtrasFrom(detail.slice(i + 5, i + 9).map((v) => text(v))),
     });
   }
   return { code, handled: Number(detail[0]), now: Number(detail[1]), released };
