@@ -170,6 +170,75 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/u/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The confirmation page of a one-click unsubscribe link
+     * @description A one-line page whose button POSTs to the same URL. Opening it unsubscribes no one (link scanners open links).
+     */
+    get: operations['getUToken'];
+    put?: never;
+    /**
+     * One-click unsubscribe (RFC 8058)
+     * @description What a mailbox provider POSTs (`List-Unsubscribe=One-Click`) to an e-mail's List-Unsubscribe URL: opts the recipient out of that category on e-mail, idempotently. A tampered, expired or rotated-out token is the same 400 whatever the recipient; a client sending many is refused with 429 for a while.
+     */
+    post: operations['postUToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/categories': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This tenant's notification categories
+     * @description A notification names one in `category`; none means `default` (optional, every channel, unless the tenant redefines it).
+     */
+    get: operations['getV1Categories'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/categories/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One category */
+    get: operations['getV1CategoriesId'];
+    /**
+     * Create or replace a category
+     * @description `required: true`: opt-outs never apply and its e-mails carry no unsubscribe link (security codes, legal notices). `channels`: the only channels it may use. Other processes see a change within CONSENT_CACHE_MS.
+     */
+    put: operations['putV1CategoriesId'];
+    post?: never;
+    /**
+     * Delete a category
+     * @description Notifications naming it are refused from then on (400 naming `category`); those already accepted keep it.
+     */
+    delete: operations['deleteV1CategoriesId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/notifications': {
     parameters: {
       query?: never;
@@ -188,7 +257,11 @@ export type paths = {
      * @description A 202 means the notification and its first job are durably in Redis. Unknown fields are refused.
      */
     post: operations['postV1Notifications'];
-    delete?: never;
+    /**
+     * Cancel every recipient of one event
+     * @description Each notification of (this tenant, eventId) still in Redis is canceled as DELETE /v1/notifications/{id} would; the answer counts them. `eventId` is required and the only field.
+     */
+    delete: operations['deleteV1Notifications'];
     options?: never;
     head?: never;
     patch?: never;
@@ -208,7 +281,11 @@ export type paths = {
     get: operations['getV1NotificationsId'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Cancel one notification
+     * @description Canceled while no provider call is in flight and it has not ended (accepted, scheduled, waiting between cascade steps or for quiet hours), decided atomically with any call a worker would start: after a 200 no provider receives it. 409 NOT_CANCELABLE names the state in `details` (`sending`: a call in flight, or one whose outcome is unknown; or its final status). Unknown or another tenant's: 404. See docs/scheduling.md.
+     */
+    delete: operations['deleteV1NotificationsId'];
     options?: never;
     head?: never;
     patch?: never;
@@ -245,7 +322,7 @@ export type paths = {
     put?: never;
     /**
      * Provider events in: receipts, bounces, complaints
-     * @description Authenticated per provider by its shared secret (PROVIDER_EVENT_SECRETS; `Authorization: Bearer <secret>`, or Basic with the secret as password), or for a status callback by its X-Twilio-Signature keyed with that secret; not a tenant key. SNS message signatures are verified (certificates from SNS_SIGNING_CERT_HOSTS only). An event changes only an attempt made by that provider on its channel. Takes the generic JSON shape, SNS-style notifications (also as text/plain) and HTTP SMS status callbacks (form-encoded MessageSid/MessageStatus). Idempotent by (provider, notification, event id). An unknown provider is a 404, a wrong secret a 401, a bad body a 400 naming the field. See docs/provider-events.md.
+     * @description Authenticated per provider by its shared secret (PROVIDER_EVENT_SECRETS; `Authorization: Bearer <secret>`, or Basic with the secret as password), or for a status callback by its X-Twilio-Signature keyed with that secret; not a tenant key. SNS message signatures are verified (certificates from SNS_SIGNING_CERT_HOSTS only). An event changes only an attempt made by that provider on its channel. Takes the generic JSON shape, SNS-style notifications (also as text/plain) and HTTP SMS status callbacks (form-encoded MessageSid/MessageStatus). An inbound SMS (MessageSid/From/Body) saying STOP opts the stored profiles with that number out of SMS (docs/preferences.md). Idempotent by (provider, notification, event id). An unknown provider is a 404, a wrong secret a 401, a bad body a 400 naming the field. See docs/provider-events.md.
      */
     post: operations['postV1ProvidersProviderEvents'];
     delete?: never;
@@ -289,6 +366,30 @@ export type paths = {
      */
     get: operations['getV1RecipientsIdNotifications'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/recipients/{id}/preferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A recipient's opt-outs
+     * @description None stored (or another tenant's recipient): 404.
+     */
+    get: operations['getV1RecipientsIdPreferences'];
+    /**
+     * Replace a recipient's opt-outs
+     * @description `false` opts out, `true` in: per channel for every category (`channels`), and per category × channel (`categories`). Taken again at every step: an opt-out recorded while a step waits applies to its call. An unknown category is a 400 naming `categories.<id>`. Each change sends `recipient.opted_out` / `recipient.opted_in`.
+     */
+    put: operations['putV1RecipientsIdPreferences'];
     post?: never;
     delete?: never;
     options?: never;
@@ -486,8 +587,10 @@ export type components = {
             | 'PAYLOAD_TOO_LARGE'
             | 'UNSUPPORTED_MEDIA_TYPE'
             | 'IDEMPOTENCY_CONFLICT'
+            | 'NOT_CANCELABLE'
             | 'RECIPIENT_NOT_FOUND'
             | 'NO_DELIVERABLE_CHANNEL'
+            | 'UNSUBSCRIBE_LINK_INVALID'
             | 'TOO_MANY_ATTEMPTS'
             | 'HEADERS_TOO_LARGE'
             | 'SHUTTING_DOWN'
@@ -519,6 +622,44 @@ export type components = {
           | 'expired';
       }[];
     };
+    /** @description Canceled (again: a repeated cancel answers the same): no provider is called for it any more. */
+    Canceled: {
+      id: string;
+      /** @constant */
+      status: 'canceled';
+    };
+    /**
+     * @example {
+     *       "name": "Campaigns",
+     *       "required": false,
+     *       "channels": [
+     *         "email",
+     *         "push"
+     *       ]
+     *     }
+     */
+    Category: {
+      channels?: ('push' | 'sms' | 'email')[];
+      name: string;
+      /** @default false */
+      required: boolean;
+    };
+    CategoryList: {
+      categories: {
+        channels?: ('push' | 'sms' | 'email')[];
+        id: string;
+        name: string;
+        /** @default false */
+        required: boolean;
+      }[];
+    };
+    CategoryView: {
+      channels?: ('push' | 'sms' | 'email')[];
+      id: string;
+      name: string;
+      /** @default false */
+      required: boolean;
+    };
     Error: {
       error: {
         /**
@@ -536,8 +677,10 @@ export type components = {
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
           | 'IDEMPOTENCY_CONFLICT'
+          | 'NOT_CANCELABLE'
           | 'RECIPIENT_NOT_FOUND'
           | 'NO_DELIVERABLE_CHANNEL'
+          | 'UNSUBSCRIBE_LINK_INVALID'
           | 'TOO_MANY_ATTEMPTS'
           | 'HEADERS_TOO_LARGE'
           | 'SHUTTING_DOWN'
@@ -550,6 +693,19 @@ export type components = {
         }[];
         message: string;
       };
+    };
+    EventCancelResult: {
+      /** @description Now canceled (or canceled before). */
+      canceled: number;
+      eventId: string;
+      /** @description Not cancelable by their state: a call in flight or unsettled (sending), or ended. */
+      notCancelable: number;
+      /** @description The not cancelable ones by state (sending, delivered, ...). */
+      notCancelableByState: {
+        [key: string]: number;
+      };
+      /** @description In the event index but gone from Redis (their record expired). */
+      notFound: number;
     };
     Health: {
       /** @constant */
@@ -585,6 +741,7 @@ export type components = {
      *     }
      */
     NotificationRequest: {
+      category?: string;
       /** @description SMS text is fitted to SMS_MAX_SEGMENTS parts (GSM-7 or UCS-2), push payloads to 3,993 bytes (one Web Push record), e-mail gets a one-line subject. */
       content: {
         body: string;
@@ -608,6 +765,8 @@ export type components = {
       };
       /** @description With recipient.id, the idempotency key: the same pair is accepted once (per tenant). */
       eventId: string;
+      /** @description RFC 3339 with an offset. Not delivered by then, it ends expired without another call; checked before every call (reconciliations too). After now (and after sendAt); not with ttlSeconds. Part of the payload (idempotency). */
+      expiresAt?: string;
       /** @enum {string} */
       priority: 'urgent' | 'reminder';
       /** @description Inline addresses, or only the id of a profile stored with PUT /v1/recipients/{id} (inline preferences override the stored ones). */
@@ -630,7 +789,21 @@ export type components = {
         };
         id: string;
         preferences?: ('push' | 'sms' | 'email')[];
+        quietHours?: {
+          end: string;
+          start: string;
+        };
+        timeZone?: string;
       };
+      /** @description true: an urgent notification waits out the recipient's quiet hours too (a reminder always does). */
+      respectQuietHours?: boolean;
+      /**
+       * Format: date-time
+       * @description When to send: RFC 3339 with an offset or Z (a local time without one is a 400). Omitted or past: now. At most SCHEDULE_MAX_AHEAD ahead (default 30 days; a 400 naming sendAt beyond). The status is `scheduled` until then, and it is never sent before it. Part of the payload: a repeat with another sendAt is a 422 (docs/scheduling.md).
+       */
+      sendAt?: string;
+      /** @description Expires this many seconds after acceptance (1 to a year); instead of expiresAt. Part of the payload (idempotency). */
+      ttlSeconds?: number;
     };
     /** @description Addresses and content are never returned. */
     NotificationView: {
@@ -683,7 +856,9 @@ export type components = {
       /** @enum {string} */
       deliveredChannel?: 'push' | 'sms' | 'email';
       eventId: string;
-      /** @description failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age. */
+      /** @description Unix ms: from expiresAt or ttlSeconds; no call opens after it (it ends expired). */
+      expiresAt?: number;
+      /** @description failed: budget-exhausted, all-channels-permanent, no channel available before the maximum age, or a processing error; unconfirmed: unknown-outcome-budget-exhausted or unknown-outcome-unsettled-before-maximum-age; canceled and expired: why it ended. */
       failureReason?: string;
       finishedAt?: number;
       id: string;
@@ -693,13 +868,17 @@ export type components = {
       /** @enum {string} */
       priority: 'urgent' | 'reminder';
       recipientId: string;
+      /** @description When it left `scheduled` for its lane (ms since the epoch; at or after sendAt, by Redis clock). */
+      releasedAt?: number;
+      /** @description When it was scheduled to be sent (ms since the epoch); only for a notification accepted with a sendAt. */
+      sendAt?: number;
       /** @description Channels passed over without spending budget. */
       skips: {
         at: number;
         /** @enum {string} */
         channel: 'push' | 'sms' | 'email';
         /** @enum {string} */
-        reason: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure';
+        reason: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
       }[];
       /** @enum {string} */
       status:
@@ -715,6 +894,55 @@ export type components = {
         | 'scheduled'
         | 'canceled'
         | 'expired';
+      /** @description Steps held back before they started (the recipient's quiet hours), the newest few, oldest first; while the latest is ahead the status is retry-scheduled. */
+      waits?: {
+        at: number;
+        /** @description `quiet-hours` */
+        reason: string;
+        /** @description When the step may start (ms since the epoch). */
+        until: number;
+      }[];
+    };
+    /**
+     * @example {
+     *       "channels": {
+     *         "sms": false
+     *       },
+     *       "categories": {
+     *         "campaigns": {
+     *           "email": false
+     *         }
+     *       }
+     *     }
+     */
+    OptOutPreferences: {
+      categories?: {
+        [key: string]: {
+          email?: boolean;
+          push?: boolean;
+          sms?: boolean;
+        };
+      };
+      channels?: {
+        email?: boolean;
+        push?: boolean;
+        sms?: boolean;
+      };
+    };
+    Preferences: {
+      categories?: {
+        [key: string]: {
+          email?: boolean;
+          push?: boolean;
+          sms?: boolean;
+        };
+      };
+      channels?: {
+        email?: boolean;
+        push?: boolean;
+        sms?: boolean;
+      };
+      id: string;
     };
     /**
      * @example {
@@ -789,6 +1017,11 @@ export type components = {
       };
       id: string;
       preferences?: ('push' | 'sms' | 'email')[];
+      quietHours?: {
+        end: string;
+        start: string;
+      };
+      timeZone?: string;
     };
     /**
      * @example {
@@ -799,7 +1032,12 @@ export type components = {
      *       "preferences": [
      *         "sms",
      *         "email"
-     *       ]
+     *       ],
+     *       "timeZone": "Europe/Istanbul",
+     *       "quietHours": {
+     *         "start": "22:00",
+     *         "end": "08:00"
+     *       }
      *     }
      */
     RecipientProfile: {
@@ -822,6 +1060,13 @@ export type components = {
       };
       /** @description Channel order, no repeats; channels not listed follow in the default order push, sms, email. */
       preferences?: ('push' | 'sms' | 'email')[];
+      /** @description A daily window of local time, HH:MM to HH:MM (start differs from end; 22:00 to 08:00 crosses midnight). Reminders, and urgent notifications sent with respectQuietHours, whose next call would start inside it wait until it ends (spread over QUIET_HOURS_SPREAD_SECONDS). docs/quiet-hours.md. */
+      quietHours?: {
+        end: string;
+        start: string;
+      };
+      /** @description An IANA time zone name (Europe/Berlin, America/New_York, UTC): the zone of quietHours; unknown names are refused (400 naming timeZone). */
+      timeZone?: string;
     };
     TrackingError: {
       budget?: unknown;
@@ -906,8 +1151,12 @@ export type components = {
           | 'notification.unconfirmed'
           | 'notification.bounced'
           | 'notification.complained'
+          | 'notification.canceled'
+          | 'notification.expired'
           | 'attempt.failed'
-          | 'endpoint.disabled';
+          | 'endpoint.disabled'
+          | 'recipient.opted_out'
+          | 'recipient.opted_in';
       }[];
     };
     WebhookEndpoint: {
@@ -925,8 +1174,12 @@ export type components = {
         | 'notification.unconfirmed'
         | 'notification.bounced'
         | 'notification.complained'
+        | 'notification.canceled'
+        | 'notification.expired'
         | 'attempt.failed'
         | 'endpoint.disabled'
+        | 'recipient.opted_out'
+        | 'recipient.opted_in'
       )[];
       id: string;
       /** @description After a rotation: until when (Unix ms) the previous secret still signs too. */
@@ -948,8 +1201,12 @@ export type components = {
         | 'notification.unconfirmed'
         | 'notification.bounced'
         | 'notification.complained'
+        | 'notification.canceled'
+        | 'notification.expired'
         | 'attempt.failed'
         | 'endpoint.disabled'
+        | 'recipient.opted_out'
+        | 'recipient.opted_in'
       )[];
       id: string;
       /** @description After a rotation: until when (Unix ms) the previous secret still signs too. */
@@ -980,8 +1237,12 @@ export type components = {
         | 'notification.unconfirmed'
         | 'notification.bounced'
         | 'notification.complained'
+        | 'notification.canceled'
+        | 'notification.expired'
         | 'attempt.failed'
         | 'endpoint.disabled'
+        | 'recipient.opted_out'
+        | 'recipient.opted_in'
       )[];
       /** @description http(s) only, at most 2,048 characters; a host that is or resolves to a private, loopback, link-local or metadata address is refused (400 naming url) unless allow-listed (WEBHOOK_ALLOWED_HOSTS). */
       url: string;
@@ -1392,6 +1653,340 @@ export interface operations {
       };
     };
   };
+  getUToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      /** @description UNSUBSCRIBE_LINK_INVALID: A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postUToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Recorded (or already). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      /** @description UNSUBSCRIBE_LINK_INVALID: A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1Categories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By id. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryList'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1CategoriesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The category. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryView'];
+        };
+      };
+      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putV1CategoriesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Category'];
+      };
+    };
+    responses: {
+      /** @description Replaced. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryView'];
+        };
+      };
+      /** @description Created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryView'];
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
+       *
+       *     MALFORMED_JSON: The body is not valid JSON.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteV1CategoriesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getV1Notifications: {
     parameters: {
       query?: {
@@ -1409,8 +2004,8 @@ export interface operations {
         recipientId?: string;
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: string;
-        /** @description Only this final status (the history holds finished notifications). */
-        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired';
+        /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
+        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         until?: string;
       };
@@ -1579,6 +2174,69 @@ export interface operations {
       };
     };
   };
+  deleteV1Notifications: {
+    parameters: {
+      query?: {
+        /** @description The event whose notifications to cancel (required). */
+        eventId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Counts: canceled, not cancelable by state, not found. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventCancelResult'];
+        };
+      };
+      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
+       *
+       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
+       */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getV1NotificationsId: {
     parameters: {
       query?: never;
@@ -1636,6 +2294,86 @@ export interface operations {
         };
       };
       /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteV1NotificationsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Canceled (a repeated cancel answers the same). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Canceled'];
+        };
+      };
+      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_CANCELABLE: The notification can no longer be canceled: a provider call is in flight or unsettled (`sending`), or it ended; `details` names its state. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /**
+       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
+       *
+       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
+       */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2038,8 +2776,8 @@ export interface operations {
         priority?: 'urgent' | 'reminder';
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: string;
-        /** @description Only this final status (the history holds finished notifications). */
-        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired';
+        /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
+        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         until?: string;
       };
@@ -2089,6 +2827,139 @@ export interface operations {
       };
       /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getV1RecipientsIdPreferences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description As stored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Preferences'];
+        };
+      };
+      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putV1RecipientsIdPreferences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OptOutPreferences'];
+      };
+    };
+    responses: {
+      /** @description As stored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Preferences'];
+        };
+      };
+      /**
+       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
+       *
+       *     MALFORMED_JSON: The body is not valid JSON.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+      500: {
         headers: {
           [name: string]: unknown;
         };
