@@ -1,6 +1,5 @@
 import { waitFor } from '@notify/platform-kit';
 import { createNotifyClient, isNotifyError, verifyWebhook, type NotificationRequest, type NotifyClient } from '@notify/client';
-import { buildOpenApiDocument } from '../../apps/api/src/openapi';
 import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
 import { TEST_API_KEY } from '../harness/platform';
 import { notificationFor } from '../fixtures/notifications';
@@ -16,7 +15,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  history = await startHistoryPlatform('client_methods', { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' } });
+  history = await startHistoryPlatform('client_methods', { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20', CONSENT_CACHE_MS: '0' } });
   client = createNotifyClient({ baseUrl: history.platform.api.url, apiKey: TEST_API_KEY });
 });
 afterAll(async () => {
@@ -106,23 +105,37 @@ it('webhooks: create, list, get, deliveries, retryDelivery, rotateSecret, delete
   await expect(client.webhooks.get(endpoint.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
 
-/** The cancel routes land with the scheduling work: these run once the served document has them. */
-const paths = (buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> }).paths;
 const later = () => new Date(Date.now() + 3_600_000).toISOString();
 
-(paths['/v1/notifications/{id}']?.delete ? it : it.skip)('cancel: a scheduled notification ends canceled', async () => {
-  const accepted = await client.send({ ...request(30, 'client-cancel'), sendAt: later() } as NotificationRequest);
+it('cancel: a scheduled notification ends canceled', async () => {
+  const accepted = await client.send({ ...request(30, 'client-cancel'), sendAt: later() });
   await client.cancel(accepted.id);
   await expect(client.get(accepted.id)).resolves.toMatchObject({ status: 'canceled' });
 });
 
-(paths['/v1/notifications']?.delete ? it : it.skip)("cancelEvent: every notification of the event ends canceled, another event's does not", async () => {
-  const event = [await client.send({ ...request(31, 'client-cancel-event'), sendAt: later() } as NotificationRequest)];
-  event.push(
-    await client.send({ ...request(31, 'client-cancel-event'), recipient: { ...request(32, 'x').recipient }, sendAt: later() } as NotificationRequest),
-  );
-  const other = await client.send({ ...request(33, 'client-cancel-other'), sendAt: later() } as NotificationRequest);
+it("cancelEvent: every notification of the event ends canceled, another event's does not", async () => {
+  const event = [await client.send({ ...request(31, 'client-cancel-event'), sendAt: later() })];
+  event.push(await client.send({ ...request(31, 'client-cancel-event'), recipient: { ...request(32, 'x').recipient }, sendAt: later() }));
+  const other = await client.send({ ...request(33, 'client-cancel-other'), sendAt: later() });
   await client.cancelEvent('client-cancel-event-31');
   for (const { id } of event) await expect(client.get(id)).resolves.toMatchObject({ status: 'canceled' });
   await expect(client.get(other.id)).resolves.not.toMatchObject({ status: 'canceled' });
+});
+
+it('categories and preferences: put, get, list, delete; an opted-out channel is skipped at the next step', async () => {
+  await expect(client.categories.put('client-news', { name: 'News', required: false })).resolves.toMatchObject({ id: 'client-news', required: false });
+  await expect(client.categories.get('client-news')).resolves.toMatchObject({ name: 'News' });
+  expect((await client.categories.list()).categories.map((c) => c.id)).toContain('client-news');
+  const recipient = request(40, 'client-prefs').recipient;
+  await client.recipients.put(recipient.id, { addresses: { push: 'tok-client-40', sms: '+905550000040' }, preferences: ['push', 'sms'] });
+  await expect(client.recipients.preferences.put(recipient.id, { categories: { 'client-news': { push: false } } })).resolves.toMatchObject({
+    id: recipient.id,
+  });
+  await expect(client.recipients.preferences.get(recipient.id)).resolves.toMatchObject({ categories: { 'client-news': { push: false } } });
+  const accepted = await client.send({ ...request(40, 'client-prefs'), recipient: { id: recipient.id }, category: 'client-news' });
+  const ended = await client.waitForTerminal(accepted.id, { intervalMs: 100 });
+  expect(ended).toMatchObject({ status: 'delivered', deliveredChannel: 'sms' });
+  expect(ended.skips).toEqual([expect.objectContaining({ channel: 'push', reason: 'opted-out' })]);
+  await expect(client.categories.delete('client-news')).resolves.toBeUndefined();
+  await expect(client.categories.get('client-news')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });

@@ -6,11 +6,16 @@ import {
   type Accepted,
   type BatchResult,
   type Cancellation,
+  type Category,
+  type CategoryList,
+  type CategoryView,
   type EventCancellation,
   type ListQuery,
   type NotificationPage,
   type NotificationRequest,
   type NotificationView,
+  type OptOutPreferences,
+  type Preferences,
   type Recipient,
   type RecipientListQuery,
   type RecipientProfile,
@@ -116,6 +121,27 @@ export function createNotifyClient(options: NotifyClientOptions) {
       /** `GET /v1/recipients/{id}/notifications`: what was sent to one recipient id, newest first. */
       notifications: (id: string, query?: RecipientListQuery, callOptions?: CallOptions) =>
         items(pages(`/v1/recipients/${segment(id)}/notifications`, query, callOptions)),
+      preferences: {
+        /** `PUT /v1/recipients/{id}/preferences`: per channel and per category × channel, `false` opts out (checked again at every step). */
+        put: (id: string, preferences: OptOutPreferences, callOptions?: CallOptions) =>
+          call<Preferences>({
+            method: 'PUT',
+            path: `/v1/recipients/${segment(id)}/preferences`,
+            body: preferences,
+            idempotent: true,
+            signal: callOptions?.signal,
+          }),
+        get: (id: string, callOptions?: CallOptions) => read<Preferences>(`/v1/recipients/${segment(id)}/preferences`, undefined, callOptions),
+      },
+    },
+    categories: {
+      /** `PUT /v1/categories/{id}`: create or replace; `required` ones ignore opt-outs. */
+      put: (id: string, category: Category, callOptions?: CallOptions) =>
+        call<CategoryView>({ method: 'PUT', path: `/v1/categories/${segment(id)}`, body: category, idempotent: true, signal: callOptions?.signal }),
+      get: (id: string, callOptions?: CallOptions) => read<CategoryView>(`/v1/categories/${segment(id)}`, undefined, callOptions),
+      list: (callOptions?: CallOptions) => read<CategoryList>('/v1/categories', undefined, callOptions),
+      delete: (id: string, callOptions?: CallOptions) =>
+        call<undefined>({ method: 'DELETE', path: `/v1/categories/${segment(id)}`, idempotent: true, signal: callOptions?.signal }),
     },
     webhooks: {
       /** `POST /v1/webhooks`: the signing secret is in this answer only. Not retried once it may have reached the api. */
