@@ -1,9 +1,8 @@
-import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { useKillablePlatform } from '../harness/killable-platform';
 
 /**
  * A worker process is SIGKILLed while it holds ~100 provider calls in flight. BullMQ hands its
@@ -12,25 +11,15 @@ import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notif
  * same channel with the same idempotency key. Nothing may be lost or delivered twice.
  */
 const COUNT = 1_200;
-let platform: TestPlatform;
-const workers = killableWorkers(() => platform.env);
+const { platform: running, workers } = useKillablePlatform();
 
-beforeAll(async () => {
-  // The api runs in-process; the workers are real processes. Providers answer in ~40 ms.
-  platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
-});
-afterAll(async () => {
-  await workers.killAll();
-  await platform?.stop();
-});
-
-const ledger = () => readLedger(platform.sims.controlUrl);
+const ledger = () => readLedger(running().sims.controlUrl);
 
 it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run', async () => {
   const victim = workers.start();
   const random = fixtureRandom(7);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'crash' }));
-  const ids = await postAllAccepted(platform.api.url, bodies, 400);
+  const ids = await postAllAccepted(running().api.url, bodies, 400);
 
   // Kill it once it is visibly mid-run: some delivered, most not.
   await waitFor('the first worker to deliver some', async () => (await ledger()).deliveries >= 150, 60_000, 20);
@@ -39,7 +28,7 @@ it('loses nothing and delivers nothing twice when a worker is SIGKILLed mid-run'
   expect(atKill.deliveries).toBeLessThan(COUNT);
 
   workers.start();
-  const views = await waitAllTerminal(platform.redis.url, ids, 90_000);
+  const views = await waitAllTerminal(running().redis.url, ids, 90_000);
   const summary = await ledger();
   const delivered = views.filter((v) => v.status === 'delivered').length;
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;

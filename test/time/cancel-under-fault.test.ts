@@ -1,10 +1,10 @@
 import { providerIdempotencyKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { TEST_API_KEY } from '../harness/platform';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { useKillablePlatform } from '../harness/killable-platform';
 
 /**
  * Cancels at random times under load, while a worker process is SIGKILLed mid-run and another
@@ -16,30 +16,21 @@ const COUNT = 600;
 const CANCEL_SHARE = 0.35;
 /** Cancels are spread over this long from the first deliveries on: before, around and after the kill. */
 const CANCEL_SPREAD_MS = 2_000;
-let platform: TestPlatform;
-const workers = killableWorkers(() => platform.env);
-
-beforeAll(async () => {
-  platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_LATENCY_MS: '40' } });
-});
-afterAll(async () => {
-  await workers.killAll();
-  await platform?.stop();
-});
+const { platform: running, workers } = useKillablePlatform();
 
 const cancel = async (id: string): Promise<number> =>
-  (await fetch(`${platform.api.url}/v1/notifications/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).status;
+  (await fetch(`${running().api.url}/v1/notifications/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_KEY}` } })).status;
 const deliveriesOf = async (id: string): Promise<number> =>
-  ((await (await fetch(`${platform.sims.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] }).deliveries.length;
+  ((await (await fetch(`${running().sims.controlUrl}/ledger/keys/${providerIdempotencyKey(id)}`)).json()) as { deliveries: unknown[] }).deliveries.length;
 
 it('delivers nothing canceled and nothing twice, with cancels at random times and a worker SIGKILLed', async () => {
   const victim = workers.start();
   const random = fixtureRandom(26);
   const bodies = Array.from({ length: COUNT }, (_, i) => notificationFor(i, pickPreferred(random), { prefix: 'cancel-fault' }));
-  const ids = await postAllAccepted(platform.api.url, bodies, 200);
+  const ids = await postAllAccepted(running().api.url, bodies, 200);
 
   const answers = new Map<string, number>();
-  await waitFor('the first worker to start delivering', async () => (await readLedger(platform.sims.controlUrl)).deliveries >= 20, 30_000, 20);
+  await waitFor('the first worker to start delivering', async () => (await readLedger(running().sims.controlUrl)).deliveries >= 20, 30_000, 20);
   const cancels = ids
     .filter(() => random() < CANCEL_SHARE)
     .map(async (id) => {
@@ -47,17 +38,17 @@ it('delivers nothing canceled and nothing twice, with cancels at random times an
       answers.set(id, await cancel(id));
     });
 
-  await waitFor('the first worker to deliver some more', async () => (await readLedger(platform.sims.controlUrl)).deliveries >= 150, 30_000, 20);
+  await waitFor('the first worker to deliver some more', async () => (await readLedger(running().sims.controlUrl)).deliveries >= 150, 30_000, 20);
   await victim.kill();
   workers.start();
   await Promise.all(cancels);
-  const views = await waitAllTerminal(platform.redis.url, ids, 45_000);
+  const views = await waitAllTerminal(running().redis.url, ids, 45_000);
 
   const canceled = [...answers].filter(([, status]) => status === 200).map(([id]) => id);
   const refused = [...answers].filter(([, status]) => status === 409).map(([id]) => id);
   const byId = new Map(views.map((v) => [v.id, v]));
   const deliveredCanceled = (await Promise.all(canceled.map(async (id) => ((await deliveriesOf(id)) > 0 ? [id] : [])))).flat();
-  const summary = await readLedger(platform.sims.controlUrl);
+  const summary = await readLedger(running().sims.controlUrl);
   const recovered = views.filter((v) => v.attempts.some((a) => a.errorClass === 'worker-lost')).length;
   process.stdout.write(
     `cancel under fault: ${answers.size} cancels (${canceled.length} canceled, ${refused.length} refused), ` +
