@@ -20,7 +20,7 @@ module.exports = {
   // Once per run, around every project: where test files note their children, and the kill of what is left.
   globalSetup: '<rootDir>/test/harness/run-setup.ts',
   globalTeardown: '<rootDir>/test/harness/run-teardown.ts',
-  // Longest files first, also on a clean clone (no recorded durations): the two workers end together.
+  // Longest files first, also on a clean clone (no recorded durations): the workers end together.
   testSequencer: '<rootDir>/test/harness/slow-first-sequencer.js',
   // Integration tests wait on real processes; testTimeout is global in Jest (not per project).
   testTimeout: 120000,

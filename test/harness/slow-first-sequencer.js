@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Jest's order of test files, for two workers to finish together: longest first. Jest knows a
+ * Jest's order of test files, for its workers to finish together: longest first. Jest knows a
  * file's duration from its previous run (its cache); on a clean clone it falls back to file
  * size, which puts a short file with long tables before a cluster failover. A file that
  * declares a long timeout (`}, 300_000);`) is one that waits on real processes for long, so
