@@ -8,6 +8,7 @@ import { CLUSTER_HOST as HOST, liveMasters, onNode, type ClusterMaster, type Liv
 import { moveClusterSlots, reshardSlots } from './cluster/cluster-slots';
 import { freePorts } from './free-port';
 import { retryOnPortTaken } from './port-retry';
+import { waitFor } from './wait-for';
 import { startPrivateRedis, type PrivateRedis } from './private-redis';
 import type { PrivateService } from './private-service';
 
@@ -189,6 +190,8 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
     for (const port of ports) alive.set(port, true);
     await cli(['create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], timeoutMs);
     await waitHealthy();
+    // A replica's CLUSTER REPLICATE reaches the other nodes by gossip: healthy can come first.
+    await waitFor('every master to list its replicas', async () => (await masters()).every((m) => m.replicas.length >= replicas), timeoutMs, 100);
   } catch (error) {
     await stop();
     throw error;
