@@ -5,7 +5,6 @@ import {
   createPipelineMetrics,
   createReceiptMetrics,
   createRegistry,
-  createScheduleMetrics,
   createWebhookMetrics,
   exposeTerminalSeries,
   registerQueueDepthGauge,
@@ -15,7 +14,6 @@ import {
   ChannelQueues,
   DEFAULT_STEP_BATCH,
   ChannelWorkers,
-  IntakeSweeper,
   createBreakerGate,
   createConsentServices,
   createStepProcessor,
@@ -23,8 +21,6 @@ import {
   NO_COALESCING,
   lazyHistoryStore,
   loadArchiveScripts,
-  loadReleaseScript,
-  Releaser,
   loadScripts,
   ReceiptService,
   type ChannelGate,
@@ -34,6 +30,7 @@ import { formatPartitionList } from '@notify/core';
 import { checkPartitionCount, connectRedis, registerProcess, startMetricsListener } from '@notify/runtime';
 import { WebhookDeliveryWorker, WebhookSender, createWebhookService, receiptEventSink } from '@notify/webhooks';
 import type { WorkerConfig } from './config';
+import { startPartitionLoops } from './partition-loops';
 
 export interface RunningWorker {
   metricsUrl: string;
@@ -146,21 +143,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   await workers.waitUntilReady();
   webhookWorker.start();
   await webhookWorker.waitUntilReady();
-  // One intake sweeper and (with history) one archiver per partition this process consumes.
-  const sweepers = config.workerPartitions.map(
-    (partition) =>
-      new IntakeSweeper({ redis, queues, partition, logger: logger.child({ component: 'intake-sweeper', partition }), config: config.intakeSweep }),
-  );
-  for (const sweeper of sweepers) sweeper.start();
-  // One releaser per partition as well: scheduled notifications move to their lanes when due.
-  const releasers: Releaser[] = [];
-  const scheduleMetrics = createScheduleMetrics(registry, async () => (await Promise.all(releasers.map((r) => r.waiting()))).reduce((a, n) => a + n, 0));
-  for (const partition of config.workerPartitions) {
-    const release = loadReleaseScript(redis, partition);
-    const logged = logger.child({ component: 'releaser', partition });
-    releasers.push(new Releaser({ redis, queues, release, partition, logger: logged, config: config.release, metrics: scheduleMetrics }));
-  }
-  for (const releaser of releasers) releaser.start();
+  // Per partition this process consumes: the intake sweeper, the releaser and (with history) the archiver.
+  const partitionLoops = startPartitionLoops({ redis, queues, registry, logger, config });
   const archivers: Archiver[] = [];
   if (historyStore) {
     const backlog = async () => (await Promise.all(archivers.map((a) => a.backlog()))).reduce((sum, n) => sum + n, 0);
@@ -220,8 +204,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       closing ??= (async () => {
         draining = true;
         await registration.stop().catch(() => undefined);
-        await Promise.all(sweepers.map((s) => s.stop()));
-        await Promise.all(releasers.map((r) => r.stop()));
+        await partitionLoops.stop();
         await Promise.all(archivers.map((a) => a.stop()));
         await historyStore?.close();
         await workers.close();
