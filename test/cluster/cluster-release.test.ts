@@ -2,11 +2,12 @@ import request from 'supertest';
 import { allPartitions, dueIndexKey, keySlot, partitionOfId, partitionTag, type NotificationView } from '@notify/core';
 import { waitFor, type ClusterMaster } from '@notify/platform-kit';
 import { createRedis, parseClusterNodes, type RedisClient } from '@notify/runtime';
-import { killableWorkers, type AppProcess } from '../harness/app-process';
+import type { AppProcess } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { ledgerDeliveries, mapLimited } from '../harness/ledger-keys';
 import { TEST_API_KEY } from '../harness/platform';
 import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notifications';
+import { releasingWorkers } from '../schedule/release-fixture';
 import { CLUSTER_PARTITIONS, accountFor, describeAccounting, readView, startClusterPlatform, waitAllTerminalViaApi } from './cluster-fixture';
 
 /**
@@ -23,13 +24,12 @@ let platform: Awaited<ReturnType<typeof startClusterPlatform>>;
 let redis: RedisClient;
 let started = 0;
 let releasing: AppProcess[] = [];
-// Small release batches (a release spans many script calls); short locks and a sweeper on a short
-// fuse, so a step job lost with a master is re-created within the test (production: 30 s / 60 s).
-const workers = killableWorkers(() => ({
+// Short locks and a sweeper on a longer fuse than one Redis's: 16 partitions a worker, and a
+// step job lost with a master is still re-created within the test (production: 30 s / 60 s).
+const workers = releasingWorkers(() => ({
   ...platform.env,
   WORKER_PARTITION_INDEX: String(started++ % 2),
   WORKER_PARTITION_COUNT: '2',
-  SCHEDULE_RELEASE_BATCH: '10',
   INTAKE_SWEEP_INTERVAL_MS: '1000',
   INTAKE_SWEEP_MIN_AGE_MS: '3000',
 }));
@@ -104,7 +104,11 @@ it('releases scheduled notifications of every partition once each, never early, 
   expect(account.deliveredOnce).toBe(kept.length);
   expect(canceledDeliveries).toBe(0);
   expect(views.filter((v) => canceled.has(v.id)).map((v) => v.status)).toEqual(toCancel.map(() => 'canceled'));
-  await expectNoneEarly(kept, sendAt, views.filter((v) => !canceled.has(v.id)));
+  await expectNoneEarly(
+    kept,
+    sendAt,
+    views.filter((v) => !canceled.has(v.id)),
+  );
   expect(sum(await dueCounts())).toBe(0);
 });
 
@@ -118,7 +122,13 @@ it('loses, duplicates and sends early nothing the cluster still holds when a mas
   await waitFor('the release to begin', async () => sum(await dueCounts()) < COUNT, 30_000, 5);
   // The master with the most entries still waiting is the one killed (it stays down: nothing more is asked of it).
   const [counts, masters] = await Promise.all([dueCounts(), platform.cluster.masters()]);
-  const waitingOn = masters.map((m) => sum(allPartitions(CLUSTER_PARTITIONS).filter((p) => ownsSlot(m, partitionSlot(p))).map((p) => counts[p] as number)));
+  const waitingOn = masters.map((m) =>
+    sum(
+      allPartitions(CLUSTER_PARTITIONS)
+        .filter((p) => ownsSlot(m, partitionSlot(p)))
+        .map((p) => counts[p] as number),
+    ),
+  );
   const victim = waitingOn.indexOf(Math.max(...waitingOn));
   const { killed, promoted } = await platform.cluster.killMaster(victim);
 

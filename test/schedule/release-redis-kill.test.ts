@@ -1,12 +1,8 @@
-import { Redis } from 'ioredis';
 import { dueIndexKey } from '@notify/core';
 import { readLedger, waitFor } from '@notify/platform-kit';
-import { killableWorkers } from '../harness/app-process';
-import { postAllAccepted } from '../harness/batch-post';
 import { ledgerDeliveries } from '../harness/ledger-keys';
 import { readViews, waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, type TestPlatform } from '../harness/platform';
-import { notificationFor } from '../fixtures/notifications';
+import { postDueTogether, useReleasePlatform } from './release-fixture';
 
 /**
  * Redis itself SIGKILLed (AOF everysec, the harness's default) while two workers release a block
@@ -19,34 +15,13 @@ import { notificationFor } from '../fixtures/notifications';
  * it holds must end delivered. At the providers: nothing twice, nothing before its sendAt.
  */
 const COUNT = 400;
-let platform: TestPlatform;
-let redis: Redis;
-// Small release batches, so a release spans many script calls; the sweeper on a short fuse.
-const workers = killableWorkers(() => ({
-  ...platform.env,
-  SCHEDULE_RELEASE_BATCH: '5',
-  INTAKE_SWEEP_INTERVAL_MS: '300',
-  INTAKE_SWEEP_MIN_AGE_MS: '1000',
-}));
-
-beforeAll(async () => {
-  // No permanent failures: every notification Redis holds can end delivered.
-  platform = await startTestPlatform({ workerCount: 0, simEnv: { SIM_PERMANENT_RATES: '0,0,0' } });
-  redis = new Redis(platform.redis.url, { maxRetriesPerRequest: 1 });
-  // Kept from erroring while Redis is down (its reconnects go on).
-  redis.on('error', () => undefined);
-});
-afterAll(async () => {
-  await workers.killAll();
-  redis?.disconnect();
-  await platform?.stop();
-});
+// No permanent failures: every notification Redis holds can end delivered.
+const { platform: running, redis: connection, workers } = useReleasePlatform({ SIM_PERMANENT_RATES: '0,0,0' });
 
 it('delivers every notification Redis still holds once and none early when Redis is SIGKILLed during a release', async () => {
-  const sendAt = new Date(Date.now() + 5_000).toISOString();
-  const due = Date.parse(sendAt);
-  const bodies = Array.from({ length: COUNT }, (_, i) => ({ ...notificationFor(i, 'push', { prefix: 'release-redis-kill', priority: 'reminder' }), sendAt }));
-  const ids = await postAllAccepted(platform.api.url, bodies, 200);
+  const platform = running();
+  const redis = connection();
+  const { ids, due } = await postDueTogether(platform.api.url, 'release-redis-kill', COUNT, 6_000, 200);
   expect(await redis.zcard(dueIndexKey())).toBe(COUNT);
 
   const started = [workers.start(), workers.start()];
