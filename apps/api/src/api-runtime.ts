@@ -60,7 +60,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const scripts = loadScripts(redis, { partitions: config.partitions, coalesce, archive: config.history.enabled });
   const tenantMetrics = createTenantMetrics(registry, config.tenants);
   // One call per request on the tenant's own slot; a tenant without limits makes none (docs/tenants.md).
-  const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits, metrics: tenantMetrics });
+  const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits });
   const intake = new IntakeService({
     scripts,
     queues,

@@ -18,6 +18,7 @@ export async function admitOne(deps: IntakeDeps, tenant: string, request: Notifi
   if (!take || take.admitted === 1) return take ? { take } : {};
   const earlier = await deps.limiter?.acceptedBefore(tenant, request);
   if (earlier) return { take, earlier };
+  deps.tenantMetrics?.refused(tenant, take.refusal ?? 'rate', 1);
   throw new TenantLimitError(take.refusal ?? 'rate', take.state);
 }
 
@@ -41,6 +42,7 @@ export async function admitBatch(
         deps.metrics.intakeRequests.inc({ result: 'duplicate', priority: request.priority });
         return { index, httpStatus: 200, id: earlier.id, status: earlier.status, duplicate: true };
       }
+      deps.tenantMetrics?.refused(tenant, refusal.refusal, 1);
       const error = classifyIntakeError(deps.metrics, refusal, request.priority);
       return { index, httpStatus: error.httpStatus, error: { code: error.code, message: error.message } };
     }),

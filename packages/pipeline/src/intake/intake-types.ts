@@ -40,8 +40,8 @@ export interface IntakeDeps {
   tenantSettings?: (tenant: string) => TenantSettings | undefined;
   /** The tenants' rate and daily quota (docs/tenants.md); absent: no tenant is limited. */
   limiter?: TenantLimiter;
-  /** Notifications accepted per tenant; absent: not counted. */
-  tenantMetrics?: Pick<TenantMetrics, 'accepted'>;
+  /** Notifications accepted and refused by the limits, per tenant; absent: not counted. */
+  tenantMetrics?: TenantMetrics;
 }
 
 export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };

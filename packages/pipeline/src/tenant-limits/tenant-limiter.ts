@@ -9,7 +9,6 @@ import {
   type TenantLimitPolicy,
   type TenantLimitState,
 } from '@notify/core';
-import type { TenantMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
 import type { IntakeResult } from '../intake/intake-types';
 import { loadTenantLimitScripts, type TenantLimitScripts } from './tenant-limit-scripts';
@@ -42,7 +41,6 @@ export interface TenantLimiterDeps {
   partitions: number;
   /** The tenant's limits (TENANTS_FILE over the TENANT_* defaults); undefined: none. */
   policyOf: (tenant: string) => TenantLimitPolicy | undefined;
-  metrics?: TenantMetrics;
   scripts?: TenantLimitScripts;
 }
 
@@ -54,7 +52,6 @@ export function createTenantLimiter(deps: TenantLimiterDeps): TenantLimiter {
       if (!policy) return undefined;
       const reply = await scripts.take(tenant, policy, n);
       const refusal: LimitRefusal | undefined = reply.code === 'admitted' ? undefined : reply.code === 'quotaExceeded' ? 'quota' : 'rate';
-      if (refusal) deps.metrics?.refused(tenant, refusal, n - reply.admitted);
       const state: TenantLimitState = { policy, rateResetMs: reply.rateResetMs, quotaResetMs: reply.quotaResetMs };
       if (reply.rateLeft !== undefined) state.rateRemaining = reply.rateLeft;
       if (reply.quotaLeft !== undefined) state.quotaRemaining = reply.quotaLeft;
