@@ -26,8 +26,7 @@ export const tenantsEnvShape = {
     defaultText: '`ceil(TENANT_RATE_PER_SECOND)`',
   }),
   TENANT_DAILY_QUOTA: z.coerce.number().int().min(1).optional().meta({
-    description:
-      "Every tenant's notifications per UTC day, unless its `limits.dailyQuota` says otherwise; past it: 429 QUOTA_EXCEEDED until the UTC day ends.",
+    description: "Every tenant's notifications per UTC day, unless its `limits.dailyQuota` says otherwise; past it: 429 QUOTA_EXCEEDED until the UTC day ends.",
     defaultText: 'none (no quota)',
   }),
 };

@@ -17,7 +17,7 @@ export async function admitOne(deps: IntakeDeps, tenant: string, request: Notifi
   const take = await deps.limiter?.take(tenant, 1);
   if (!take || take.admitted === 1) return take ? { take } : {};
   const earlier = await deps.limiter?.acceptedBefore(tenant, request);
-  if (earlier) return { take, earlier };
+  if (earlier) return { take, earlier: { kind: 'duplicate', ...earlier } };
   deps.tenantMetrics?.refused(tenant, take.refusal ?? 'rate', 1);
   throw new TenantLimitError(take.refusal ?? 'rate', take.state);
 }

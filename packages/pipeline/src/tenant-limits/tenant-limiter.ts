@@ -10,7 +10,6 @@ import {
   type TenantLimitState,
 } from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
-import type { IntakeResult } from '../intake/intake-types';
 import { loadTenantLimitScripts, type TenantLimitScripts } from './tenant-limit-scripts';
 
 /** One limit call's outcome: how many of the asked-for notifications may go on. */
@@ -33,7 +32,7 @@ export interface TenantLimiter {
   /** Gives back `n` admitted notifications that were not created (duplicates, items refused later, failures). */
   refund(take: LimitTake, n: number): Promise<void>;
   /** The notification this request repeats, when one with the same payload is already accepted (not refused by the limit). */
-  acceptedBefore(tenant: string, request: NotificationRequest): Promise<IntakeResult | undefined>;
+  acceptedBefore(tenant: string, request: NotificationRequest): Promise<{ id: string; status: NotificationStatus } | undefined>;
 }
 
 export interface TenantLimiterDeps {
@@ -66,7 +65,7 @@ export function createTenantLimiter(deps: TenantLimiterDeps): TenantLimiter {
       const id = notificationId(tenant, request.eventId, request.recipient.id);
       const [fp, status] = await deps.redis.hmget(notificationKey(id, partitionOfId(id, deps.partitions)), 'fp', 'status');
       if (fp !== payloadFingerprint(request) || !status) return undefined;
-      return { kind: 'duplicate', id, status: status as NotificationStatus };
+      return { id, status: status as NotificationStatus };
     },
   };
 }
