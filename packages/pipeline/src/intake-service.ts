@@ -5,6 +5,7 @@ import { waitReplicated } from './intake/intake-replication';
 import { admitOne } from './intake/intake-limits';
 import type { BatchIntake, IntakeAnswer, IntakeDeps } from './intake/intake-types';
 import { prepareIntake } from './intake/prepare-intake';
+import type { LimitTake } from './tenant-limits/tenant-limiter';
 import { reserveIntake } from './intake/reserve-intake';
 
 export type { BatchIntake, BatchItemResult, IntakeAnswer, IntakeConfig, IntakeDeps, IntakeResult } from './intake/intake-types';
@@ -29,7 +30,7 @@ export class IntakeService {
   async accept(tenant: string, body: unknown): Promise<IntakeAnswer> {
     const { deps } = this;
     let priority: NotificationRequest['priority'] | undefined;
-    let take: Awaited<ReturnType<typeof admitOne>>['take'];
+    let take: LimitTake | undefined;
     let created = false;
     // The unit the take admitted is kept (its record written) or given back, once.
     let unitSettled = false;
