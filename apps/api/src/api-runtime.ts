@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { providerCarries } from '@notify/providers';
-import { createPipelineMetrics, createReceiptMetrics, createRegistry, registerQueueDepthGauge } from '@notify/metrics';
+import { createPipelineMetrics, createReceiptMetrics, createRegistry, createTenantMetrics, registerQueueDepthGauge } from '@notify/metrics';
 import {
   ChannelQueues,
   IntakeService,
@@ -12,6 +12,7 @@ import {
   NO_COALESCING,
   createBreakerGate,
   createConsentServices,
+  createTenantLimiter,
   createWriteCoalescer,
   loadScripts,
   type ChannelGate,
@@ -57,6 +58,9 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const coalesce = config.coalesceWrites ? createWriteCoalescer(redis, { onReplies: true }) : NO_COALESCING;
   // archive: a cancel ends a record, which then joins the archive queue when the history is on.
   const scripts = loadScripts(redis, { partitions: config.partitions, coalesce, archive: config.history.enabled });
+  const tenantMetrics = createTenantMetrics(registry, config.tenants);
+  // One call per request on the tenant's own slot; a tenant without limits makes none (docs/tenants.md).
+  const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits });
   const intake = new IntakeService({
     scripts,
     queues,
@@ -67,6 +71,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     // An address no provider of its channel can carry (a device token with only Web Push) is a 400.
     consent: consent.settings,
     tenantSettings: config.tenantSettings,
+    limiter,
+    tenantMetrics,
     carriable: (channel, address) => config.providerKinds[channel].some((kind) => providerCarries(kind, address)),
     config: {
       recordTtlSeconds: config.recordTtlSeconds,

@@ -28,4 +28,19 @@ describe('api config', () => {
     expect(loadConfig({}).tenantSettings('tenant-a')).toBeUndefined();
     expect(() => loadConfig({ TENANTS_FILE: '/nonexistent/tenants.json' })).toThrow(/TENANTS_FILE cannot be read/);
   });
+
+  it('limits no tenant by default; the TENANT_* defaults apply to every tenant, each checked by name', () => {
+    expect(loadConfig({}).tenantLimits('dev')).toBeUndefined();
+    expect(loadConfig({ TENANT_RATE_PER_SECOND: '20', TENANT_DAILY_QUOTA: '500' }).tenantLimits('dev')).toEqual({
+      rate: { perSecond: 20, burst: 20 },
+      dailyQuota: 500,
+    });
+    expect(() => loadConfig({ TENANT_RATE_PER_SECOND: '0' })).toThrow(/TENANT_RATE_PER_SECOND/);
+    expect(() => loadConfig({ TENANT_DAILY_QUOTA: '1.5' })).toThrow(/TENANT_DAILY_QUOTA/);
+    expect(() => loadConfig({ TENANT_RATE_BURST: '5' })).toThrow(/TENANT_RATE_BURST: is the burst of TENANT_RATE_PER_SECOND/);
+  });
+
+  it("labels the per-tenant metrics with the configured tenants only (API_KEYS' and TENANTS_FILE's)", () => {
+    expect(loadConfig({ API_KEYS: 'key-of-tenant-a-0001:tenant-a,key-of-tenant-b-0001:tenant-b' }).tenants).toEqual(['tenant-a', 'tenant-b']);
+  });
 });

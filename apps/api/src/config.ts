@@ -11,7 +11,9 @@ import {
   toProviderKinds,
   toProviderRoutes,
   tenantsEnvShape,
-  loadTenantSettings,
+  readTenantsFile,
+  tenantLimitLookup,
+  toDefaultTenantLimits,
   toRedisTarget,
   type EnvRenames,
   toConsentConfig,
@@ -181,6 +183,9 @@ const schema = z.object(apiEnvShape).superRefine(
       DEV_DEFAULTS.adminApiKey,
     );
     for (const { path, message } of issues) ctx.addIssue({ code: 'custom', path: [path], message });
+    if (c.TENANT_RATE_BURST !== undefined && c.TENANT_RATE_PER_SECOND === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['TENANT_RATE_BURST'], message: 'is the burst of TENANT_RATE_PER_SECOND, which is not set' });
+    }
     // Run even when other variables failed: one message names every bad variable.
   },
   { when: () => true },
@@ -190,6 +195,8 @@ export type ApiConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: Record<string, string | undefined>) {
   const { values: c, warnings } = parseRenamedEnv('api', schema, env, API_RENAMES);
+  const tenantsFile = readTenantsFile(c.TENANTS_FILE);
+  const apiKeys = c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }];
   return {
     /** Former variable names read this time: logged once at start. */
     warnings,
@@ -204,7 +211,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     stepBatch: { max: c.INTAKE_BATCH_MAX, windowMs: c.INTAKE_BATCH_WINDOW_MS },
     coalesceWrites: c.API_COALESCE_WRITES,
     intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
-    apiKeys: c.API_KEYS ?? [{ key: DEV_DEFAULTS.apiKey, tenant: DEV_DEFAULTS.tenant }],
+    apiKeys,
+    /** The configured tenants (API_KEYS and TENANTS_FILE): the per-tenant metrics' label values. */
+    tenants: [...new Set([...apiKeys.map((k) => k.tenant), ...tenantsFile.keys()])],
     adminApiKey: c.ADMIN_API_KEY ?? DEV_DEFAULTS.adminApiKey,
     adminSession: { ttlSeconds: c.ADMIN_SESSION_TTL_SECONDS, secureCookie: c.ADMIN_COOKIE_SECURE },
     adminTrustedProxies: c.ADMIN_TRUSTED_PROXIES,
@@ -218,7 +227,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     providerIdentities: loadProviderIdentities(c.PROVIDERS_FILE),
     snsCertHosts: c.SNS_SIGNING_CERT_HOSTS,
     /** TENANTS_FILE: each tenant's defaults (time zone, quiet hours), by name. */
-    tenantSettings: loadTenantSettings(c.TENANTS_FILE),
+    tenantSettings: (tenant: string) => tenantsFile.get(tenant),
+    /** Each tenant's intake limits: its TENANTS_FILE `limits` over the TENANT_* defaults (undefined: none). */
+    tenantLimits: tenantLimitLookup(tenantsFile, toDefaultTenantLimits(c)),
     /** Bytes. */
     bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),

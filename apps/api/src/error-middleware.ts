@@ -14,7 +14,8 @@ export function errorMiddleware(logger: Logger) {
     if (notifyError.httpStatus >= 500) {
       logger.error({ err: notifyError.cause ?? notifyError, reqId: req.id, route: loggedRoute(req) }, 'request failed');
     }
-    if (notifyError.retryable) res.set('retry-after', '1');
+    // A Retry-After the route set (a tenant's limit, the admin throttle) says more than 1 s.
+    if (notifyError.retryable && !res.hasHeader('retry-after')) res.set('retry-after', '1');
     res.status(notifyError.httpStatus).json({
       error: { code: notifyError.code, message: notifyError.message, ...(notifyError.details ? { details: notifyError.details } : {}) },
     });

@@ -124,7 +124,9 @@ async function attemptOnce(options: TransportOptions, call: Call, target: string
     const parsed = await readJson(response);
     if (response.ok) return { answer: { status: response.status, body: parsed } };
     const error = apiError(response.status, parsed, response);
-    return { error, retryable: RETRY_STATUSES.has(response.status) && (call.idempotent || response.status === 429) };
+    // A used-up daily quota is a 429 too, but nothing changes before 00:00 UTC: not retried.
+    const refusedForNow = RETRY_STATUSES.has(response.status) && error.code !== 'QUOTA_EXCEEDED';
+    return { error, retryable: refusedForNow && (call.idempotent || response.status === 429) };
   } catch (cause) {
     if (call.signal?.aborted) throw cause;
     const timedOut = controller.signal.aborted;

@@ -43,6 +43,17 @@ export const ERROR_CATALOG = {
     retryable: true,
     summary: 'Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds.',
   },
+  RATE_LIMITED: {
+    httpStatus: 429,
+    retryable: true,
+    summary:
+      "Over the tenant's intake rate: retry after `Retry-After` seconds (`RateLimit` and `RateLimit-Policy` tell the budget). In a batch, the items past the limit (docs/tenants.md).",
+  },
+  QUOTA_EXCEEDED: {
+    httpStatus: 429,
+    retryable: false,
+    summary: "The tenant's daily quota is used up until the UTC day ends (`Retry-After` says when). In a batch, the items past the quota.",
+  },
   HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: "The request headers exceed node's header size limit." },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
   DEPENDENCY_UNAVAILABLE: {

@@ -22,3 +22,4 @@ export * from './unsubscribe-token';
 export * from './time/zoned-time';
 export * from './time/quiet-hours';
 export * from './tenant-settings';
+export * from './rate-limit-headers';

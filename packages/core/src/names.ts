@@ -70,6 +70,14 @@ export function breakerProbesKey(breaker: string): string {
   return `${BREAKER_TAG}:bp:${breaker}`;
 }
 
+/**
+ * A tenant's intake limits (rate bucket and daily count, one hash): on a slot of the tenant's
+ * own, so tenants spread over a cluster's nodes and one tenant's limit is one key, one call.
+ */
+export function tenantLimitsKey(tenant: string): string {
+  return `{notify:tenant:${tenant}}:limits`;
+}
+
 /** The hash tag of the process registry (a registration and the index are written in one transaction). */
 export const PROCESS_TAG = '{notify:procs}';
 

@@ -6,3 +6,4 @@ export * from './history-metrics';
 export * from './webhook-metrics';
 export * from './receipt-metrics';
 export * from './schedule-metrics';
+export * from './tenant-metrics';

@@ -33,3 +33,6 @@ export * from './consent/opt-out-store';
 export * from './consent/consent-services';
 export * from './quiet-hours-config';
 export * from './scheduled-list';
+export * from './tenant-limits/tenant-limit-scripts';
+export * from './tenant-limits/tenant-limit-error';
+export * from './tenant-limits/tenant-limiter';

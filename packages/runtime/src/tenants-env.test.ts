@@ -1,17 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTenantSettings, parseTenantsFile } from './tenants-env';
+import { parseTenantsFile, readTenantsFile, tenantLimitLookup, toDefaultTenantLimits } from './tenants-env';
 
 describe('TENANTS_FILE', () => {
-  it('reads each tenant’s time zone and quiet hours; a tenant it does not name has none', () => {
+  it('reads each tenant’s time zone, quiet hours and limits; a tenant it does not name has none', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tenants-')), 'tenants.json');
-    writeFileSync(path, JSON.stringify({ 'tenant-a': { timeZone: 'Europe/Berlin', quietHours: { start: '22:00', end: '08:00' } }, 'tenant-b': {} }));
-    const settings = loadTenantSettings(path);
-    expect(settings('tenant-a')).toEqual({ timeZone: 'Europe/Berlin', quietHours: { start: '22:00', end: '08:00' } });
-    expect(settings('tenant-b')).toEqual({});
-    expect(settings('tenant-c')).toBeUndefined();
-    expect(loadTenantSettings(undefined)('tenant-a')).toBeUndefined();
+    const limits = { rate: { perSecond: 100, burst: 200 }, dailyQuota: 1_000_000 };
+    writeFileSync(path, JSON.stringify({ 'tenant-a': { timeZone: 'Europe/Berlin', quietHours: { start: '22:00', end: '08:00' }, limits }, 'tenant-b': {} }));
+    const settings = readTenantsFile(path);
+    expect(settings.get('tenant-a')).toEqual({ timeZone: 'Europe/Berlin', quietHours: { start: '22:00', end: '08:00' }, limits });
+    expect(settings.get('tenant-b')).toEqual({});
+    expect(settings.get('tenant-c')).toBeUndefined();
+    expect(readTenantsFile(undefined).size).toBe(0);
   });
 
   it('names the tenant and the field of every problem', () => {
@@ -21,6 +22,54 @@ describe('TENANTS_FILE', () => {
     );
     expect(() => parseTenantsFile(JSON.stringify({ 'tenant-a': { quietHour: {} } }))).toThrow(/tenant-a: .*quietHour/);
     expect(() => parseTenantsFile('{')).toThrow(/TENANTS_FILE is not valid JSON/);
-    expect(() => loadTenantSettings('/nonexistent/tenants.json')).toThrow(/TENANTS_FILE cannot be read \(ENOENT\)/);
+    expect(() => readTenantsFile('/nonexistent/tenants.json')).toThrow(/TENANTS_FILE cannot be read \(ENOENT\)/);
+  });
+
+  it('refuses a bad limit, naming the tenant and the field', () => {
+    const bad = (limits: unknown) => () => parseTenantsFile(JSON.stringify({ 'tenant-a': { limits } }));
+    expect(bad({ rate: { perSecond: 0 } })).toThrow(/tenant-a\.limits\.rate\.perSecond: must be above 0/);
+    expect(bad({ rate: { perSecond: 10, burst: 0 } })).toThrow(/tenant-a\.limits\.rate\.burst/);
+    expect(bad({ rate: { perSecond: 10, burst: 1.5 } })).toThrow(/tenant-a\.limits\.rate\.burst/);
+    expect(bad({ rate: { perSecond: 10, brust: 20 } })).toThrow(/tenant-a\.limits\.rate: .*brust/);
+    expect(bad({ dailyQuota: 0 })).toThrow(/tenant-a\.limits\.dailyQuota: must be at least 1/);
+    expect(bad({ dailyQuota: '100' })).toThrow(/tenant-a\.limits\.dailyQuota/);
+    expect(bad({ perDay: 100 })).toThrow(/tenant-a\.limits: .*perDay/);
+  });
+});
+
+describe('tenant limits', () => {
+  const file = parseTenantsFile(
+    JSON.stringify({
+      own: { limits: { rate: { perSecond: 5, burst: 20 }, dailyQuota: 100 } },
+      unlimited: { limits: { rate: null, dailyQuota: null } },
+      quotaOnly: { limits: { dailyQuota: 7 } },
+      noLimits: { timeZone: 'UTC' },
+    }),
+  );
+  const settings = new Map(Object.entries(file));
+
+  it('has none without defaults or own limits: no tenant is limited', () => {
+    const limits = tenantLimitLookup(settings, toDefaultTenantLimits({}));
+    expect(limits('noLimits')).toBeUndefined();
+    expect(limits('unknown')).toBeUndefined();
+    expect(limits('own')).toEqual({ rate: { perSecond: 5, burst: 20 }, dailyQuota: 100 });
+    expect(limits('quotaOnly')).toEqual({ dailyQuota: 7 });
+  });
+
+  it("takes the tenant's own over the TENANT_* defaults field by field, null turning one off", () => {
+    const limits = tenantLimitLookup(settings, toDefaultTenantLimits({ TENANT_RATE_PER_SECOND: 50, TENANT_DAILY_QUOTA: 10_000 }));
+    expect(limits('unknown')).toEqual({ rate: { perSecond: 50, burst: 50 }, dailyQuota: 10_000 });
+    expect(limits('noLimits')).toEqual({ rate: { perSecond: 50, burst: 50 }, dailyQuota: 10_000 });
+    expect(limits('quotaOnly')).toEqual({ rate: { perSecond: 50, burst: 50 }, dailyQuota: 7 });
+    expect(limits('unlimited')).toBeUndefined();
+    expect(limits('own')).toEqual({ rate: { perSecond: 5, burst: 20 }, dailyQuota: 100 });
+  });
+
+  it('gives a rate without a burst the burst of one second, at least 1', () => {
+    const limits = tenantLimitLookup(new Map(), toDefaultTenantLimits({ TENANT_RATE_PER_SECOND: 0.2 }));
+    expect(limits('any')).toEqual({ rate: { perSecond: 0.2, burst: 1 } });
+    expect(tenantLimitLookup(new Map(), toDefaultTenantLimits({ TENANT_RATE_PER_SECOND: 2.5, TENANT_RATE_BURST: 9 }))('any')).toEqual({
+      rate: { perSecond: 2.5, burst: 9 },
+    });
   });
 });

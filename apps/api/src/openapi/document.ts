@@ -1,6 +1,7 @@
 import { componentSchemas } from './components';
 import { errorResponseComponents, errorResponseRefs } from './error-responses';
 import { OPERATIONS, type Operation, type QueryParameter } from './operations';
+import { headerObjects, RATE_LIMIT_HEADERS } from './operation';
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,9 +40,9 @@ function operationObject(op: Operation): JsonObject {
   const responses: Record<string, JsonObject> = {};
   for (const [status, answer] of Object.entries(op.ok)) {
     const content = answer.schema ? json(ref(answer.schema)) : answer.contentType ? { [answer.contentType]: {} } : undefined;
-    const headers = answer.headers
-      ? Object.fromEntries(Object.entries(answer.headers).map(([name, example]) => [name, { schema: { type: 'string' }, example }]))
-      : undefined;
+    // Under the tenant's limits every answer tells where the tenant stands (docs/tenants.md).
+    const all = { ...answer.headers, ...(op.tenantLimited ? RATE_LIMIT_HEADERS : {}) };
+    const headers = Object.keys(all).length > 0 ? headerObjects(all) : undefined;
     responses[status] = { description: answer.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   Object.assign(responses, errorResponses(op));

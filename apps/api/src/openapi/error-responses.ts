@@ -1,5 +1,5 @@
 import { ERROR_CATALOG, type ErrorCode } from '@notify/core';
-import type { Operation } from './operation';
+import { headerObjects, LIMIT_REFUSAL_HEADERS, type Operation } from './operation';
 
 type JsonObject = Record<string, unknown>;
 
@@ -20,10 +20,14 @@ function responseName(codes: readonly ErrorCode[]): string {
   return codes.map(pascal).join('Or');
 }
 
+/** The codes of a refusal by the tenant's limits: their answers say when to come back (docs/tenants.md). */
+const TENANT_LIMIT_CODES: readonly ErrorCode[] = ['RATE_LIMITED', 'QUOTA_EXCEEDED'];
+
 function errorResponse(codes: readonly ErrorCode[]): JsonObject {
   return {
     description: codes.map((code) => `${code}: ${ERROR_CATALOG[code].summary}`).join('\n\n'),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    ...(codes.some((code) => TENANT_LIMIT_CODES.includes(code)) ? { headers: headerObjects(LIMIT_REFUSAL_HEADERS) } : {}),
   };
 }
 

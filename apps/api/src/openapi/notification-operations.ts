@@ -60,12 +60,14 @@ export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
     auth: 'tenant',
     body: 'NotificationRequest',
     summary: 'Accept one notification',
-    description: 'A 202 means the notification and its first job are durably in Redis. Unknown fields are refused.',
+    description:
+      "A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate.",
     ok: {
       202: { description: 'Accepted.', schema: 'Accepted', headers: { Location: '/v1/notifications/{id}' } },
       200: { description: 'Duplicate: the same (event id, recipient id) with the same payload was accepted before.', schema: 'Accepted' },
     },
-    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL'],
+    tenantLimited: true,
+    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL', 'RATE_LIMITED', 'QUOTA_EXCEEDED'],
   },
   {
     method: 'post',
@@ -74,8 +76,10 @@ export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
     auth: 'tenant',
     body: 'BatchRequest',
     summary: 'Accept up to 1,000 notifications',
-    description: 'Each item is judged like a single POST; item errors name `notifications.<index>.<field>`.',
+    description:
+      "Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md).",
     ok: { 200: { description: 'Per-item results in request order.', schema: 'BatchResult' } },
+    tenantLimited: true,
     errors: INTAKE_ERRORS,
   },
   {

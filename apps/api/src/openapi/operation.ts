@@ -20,6 +20,8 @@ export interface Operation {
   ok: Record<number, { description: string; schema?: SchemaName; contentType?: string; headers?: Record<string, string> }>;
   /** Catalog errors this route can answer with (401 is added for authenticated routes). */
   errors?: ErrorCode[];
+  /** The tenant's intake limits apply: its answers carry RateLimit-Policy and RateLimit (its 429s, with Retry-After, from their codes: docs/tenants.md). */
+  tenantLimited?: boolean;
   /** Answers outside the catalog (the tracking query's budget errors). */
   otherErrors?: Record<number, { description: string; schema: SchemaName }>;
 }
@@ -36,3 +38,15 @@ export interface QueryParameter {
 export const JSON_BODY_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 /** Errors of a route with an id in its path. */
 export const ID_PARAM_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'NOT_FOUND', 'INTERNAL'];
+
+/** The headers of an answer under the tenant's limits (draft-ietf-httpapi-ratelimit-headers), with examples. */
+export const RATE_LIMIT_HEADERS: Record<string, string> = {
+  'RateLimit-Policy': '"rate";q=200;w=2, "daily";q=1000000;w=86400',
+  RateLimit: '"rate";r=42;t=1, "daily";r=912345;t=40210',
+};
+/** What a refusal by the tenant's limits adds: seconds until the bucket holds one more, or until 00:00 UTC. */
+export const LIMIT_REFUSAL_HEADERS: Record<string, string> = { 'Retry-After': '1', ...RATE_LIMIT_HEADERS };
+
+/** OpenAPI header objects (string values) from header name → example. */
+export const headerObjects = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, example]) => [name, { schema: { type: 'string' }, example }]));

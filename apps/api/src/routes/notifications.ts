@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { NotifyError, batchRequestSchema, parseOrThrow } from '@notify/core';
-import { CancelService, createNotificationLookup, listScheduled, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
+import { NotifyError, batchRequestSchema, parseOrThrow, rateLimitHeaders, type TenantLimitState } from '@notify/core';
+import { CancelService, createNotificationLookup, isTenantLimitError, listScheduled, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { sendJson } from '../tracking/send-json';
 import { DEFAULT_MAX_LIST_LIMIT, parseEventIdQuery, parseListQuery } from './history-query';
@@ -35,6 +35,9 @@ function requireJson(req: Request): void {
   if (!json) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
 }
 
+/** The tenant's RateLimit-Policy and RateLimit on an intake answer (none for a tenant without limits). */
+const limitHeaders = (limit: TenantLimitState | undefined): Record<string, string> => (limit ? rateLimitHeaders(limit) : {});
+
 /**
  * POST /v1/notifications: one notification, 202 accepted or 200 duplicate. A handler of its own
  * so the app can route the busiest request straight to it (app.ts), not through the router below.
@@ -43,10 +46,19 @@ export function acceptOne(deps: { intake: IntakeService; isDraining: () => boole
   return async (req, res) => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
     requireJson(req);
-    const result = await deps.intake.accept(res.locals.tenant as string, req.body);
+    const result = await deps.intake.accept(res.locals.tenant as string, req.body).catch((error: unknown) => {
+      // Refused by the tenant's limits: the answer says when to come back (Retry-After, RateLimit).
+      if (isTenantLimitError(error)) res.set(rateLimitHeaders(error.limit, error.refusal));
+      throw error;
+    });
     const duplicate = result.kind === 'duplicate';
     // sendJson, not res.json: no ETag hash of a body no one revalidates.
-    sendJson(res, duplicate ? 200 : 202, { id: result.id, status: result.status, duplicate }, { location: `/v1/notifications/${result.id}` });
+    sendJson(
+      res,
+      duplicate ? 200 : 202,
+      { id: result.id, status: result.status, duplicate },
+      { location: `/v1/notifications/${result.id}`, ...limitHeaders(result.limit) },
+    );
   };
 }
 
@@ -55,7 +67,7 @@ export type CancelRouteDeps = Pick<CancelServiceDeps, 'scripts' | 'metrics' | 'e
 
 /**
  * POST /v1/notifications          one notification: 202 accepted, 200 duplicate, 4xx with fields
- * POST /v1/notifications/batch    up to 1,000: per-item results in request order
+ * POST /v1/notifications/batch    up to 1,000: per-item results in request order (429 items past the tenant's limits)
  * GET  /v1/notifications/:id      status, attempts, latency (this tenant's only): Redis while in flight, the history after
  * GET  /v1/notifications          this tenant's finished notifications from the history, filtered, newest first, by pages
  *                                 (status=scheduled: the ones waiting for their sendAt, from Redis, soonest first)
@@ -86,14 +98,19 @@ export function notificationsRouter(deps: {
     refuseWhileDraining();
     requireJson(req);
     const { notifications } = parseOrThrow(batchRequestSchema, req.body);
-    const results = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
+    const { results, limit } = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
     const count = (predicate: (r: (typeof results)[number]) => boolean) => results.filter(predicate).length;
-    sendJson(res, 200, {
-      accepted: count((r) => r.httpStatus === 202),
-      duplicates: count((r) => r.httpStatus === 200),
-      rejected: count((r) => r.httpStatus >= 400),
-      results,
-    });
+    sendJson(
+      res,
+      200,
+      {
+        accepted: count((r) => r.httpStatus === 202),
+        duplicates: count((r) => r.httpStatus === 200),
+        rejected: count((r) => r.httpStatus >= 400),
+        results,
+      },
+      limitHeaders(limit),
+    );
   });
 
   router.get('/', async (req, res) => {

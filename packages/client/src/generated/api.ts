@@ -254,7 +254,7 @@ export type paths = {
     put?: never;
     /**
      * Accept one notification
-     * @description A 202 means the notification and its first job are durably in Redis. Unknown fields are refused.
+     * @description A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate.
      */
     post: operations['postV1Notifications'];
     /**
@@ -302,7 +302,7 @@ export type paths = {
     put?: never;
     /**
      * Accept up to 1,000 notifications
-     * @description Each item is judged like a single POST; item errors name `notifications.<index>.<field>`.
+     * @description Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md).
      */
     post: operations['postV1NotificationsBatch'];
     delete?: never;
@@ -592,6 +592,8 @@ export type components = {
             | 'NO_DELIVERABLE_CHANNEL'
             | 'UNSUBSCRIBE_LINK_INVALID'
             | 'TOO_MANY_ATTEMPTS'
+            | 'RATE_LIMITED'
+            | 'QUOTA_EXCEEDED'
             | 'HEADERS_TOO_LARGE'
             | 'SHUTTING_DOWN'
             | 'DEPENDENCY_UNAVAILABLE'
@@ -682,6 +684,8 @@ export type components = {
           | 'NO_DELIVERABLE_CHANNEL'
           | 'UNSUBSCRIBE_LINK_INVALID'
           | 'TOO_MANY_ATTEMPTS'
+          | 'RATE_LIMITED'
+          | 'QUOTA_EXCEEDED'
           | 'HEADERS_TOO_LARGE'
           | 'SHUTTING_DOWN'
           | 'DEPENDENCY_UNAVAILABLE'
@@ -1327,6 +1331,25 @@ export type components = {
     /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
     PayloadTooLarge: {
       headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description RATE_LIMITED: Over the tenant's intake rate: retry after `Retry-After` seconds (`RateLimit` and `RateLimit-Policy` tell the budget). In a batch, the items past the limit (docs/tenants.md).
+     *
+     *     QUOTA_EXCEEDED: The tenant's daily quota is used up until the UTC day ends (`Retry-After` says when). In a batch, the items past the quota.
+     */
+    RateLimitedOrQuotaExceeded: {
+      headers: {
+        /** @example "rate";r=42;t=1, "daily";r=912345;t=40210 */
+        RateLimit?: string;
+        /** @example "rate";q=200;w=2, "daily";q=1000000;w=86400 */
+        'RateLimit-Policy'?: string;
+        /** @example 1 */
+        'Retry-After'?: string;
         [name: string]: unknown;
       };
       content: {
@@ -1985,6 +2008,10 @@ export interface operations {
       /** @description Duplicate: the same (event id, recipient id) with the same payload was accepted before. */
       200: {
         headers: {
+          /** @example "rate";r=42;t=1, "daily";r=912345;t=40210 */
+          RateLimit?: string;
+          /** @example "rate";q=200;w=2, "daily";q=1000000;w=86400 */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1996,6 +2023,10 @@ export interface operations {
         headers: {
           /** @example /v1/notifications/{id} */
           Location?: string;
+          /** @example "rate";r=42;t=1, "daily";r=912345;t=40210 */
+          RateLimit?: string;
+          /** @example "rate";q=200;w=2, "daily";q=1000000;w=86400 */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2007,6 +2038,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyConflictOrRecipientNotFoundOrNoDeliverableChannel'];
+      429: components['responses']['RateLimitedOrQuotaExceeded'];
       500: components['responses']['Internal'];
       503: components['responses']['ShuttingDownOrDependencyUnavailable'];
     };
@@ -2109,6 +2141,10 @@ export interface operations {
       /** @description Per-item results in request order. */
       200: {
         headers: {
+          /** @example "rate";r=42;t=1, "daily";r=912345;t=40210 */
+          RateLimit?: string;
+          /** @example "rate";q=200;w=2, "daily";q=1000000;w=86400 */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {

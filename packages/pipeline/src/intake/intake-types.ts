@@ -1,5 +1,5 @@
-import type { Channel, NotificationRequest, NotificationStatus, TenantSettings } from '@notify/core';
-import type { PipelineMetrics } from '@notify/metrics';
+import type { Channel, NotificationRequest, NotificationStatus, TenantLimitState, TenantSettings } from '@notify/core';
+import type { PipelineMetrics, TenantMetrics } from '@notify/metrics';
 import type { ChannelGate } from '../channel-gate';
 import type { ChannelQueues } from '../channel-queues';
 import type { ConsentSettings } from '../consent/consent-settings';
@@ -7,6 +7,7 @@ import type { StepJobData } from '../job-data';
 import type { RecipientStore } from '../recipient-store';
 import type { ReplicaWaiter } from '../replica-wait';
 import type { IntakeArgs, Scripts } from '../scripts';
+import type { TenantLimiter } from '../tenant-limits/tenant-limiter';
 
 export interface IntakeConfig {
   /** How long a record (idempotency key, status, history) lives; at least 24 h. */
@@ -37,9 +38,22 @@ export interface IntakeDeps {
   consent?: Pick<ConsentSettings, 'category'>;
   /** The tenant's defaults (TENANTS_FILE): its time zone and quiet hours. Absent: no tenant has any. */
   tenantSettings?: (tenant: string) => TenantSettings | undefined;
+  /** The tenants' rate and daily quota (docs/tenants.md); absent: no tenant is limited. */
+  limiter?: TenantLimiter;
+  /** Notifications accepted and refused by the limits, per tenant; absent: not counted. */
+  tenantMetrics?: TenantMetrics;
 }
 
 export type IntakeResult = { kind: 'accepted'; id: string; status: NotificationStatus } | { kind: 'duplicate'; id: string; status: NotificationStatus };
+
+/** What intake answers: the result and, for a tenant under limits, where it stands (the RateLimit headers). */
+export type IntakeAnswer = IntakeResult & { limit?: TenantLimitState };
+
+export interface BatchIntake {
+  results: BatchItemResult[];
+  /** The tenant's limits after the batch's one take; absent when it has none. */
+  limit?: TenantLimitState;
+}
 
 export interface BatchItemResult {
   index: number;
