@@ -33,3 +33,5 @@ export * from './consent/opt-out-store';
 export * from './consent/consent-services';
 export * from './quiet-hours-config';
 export * from './scheduled-list';
+export * from './suppressions/suppression-store';
+export type { SuppressionFilter, SuppressionPage, SuppressionView } from './suppressions/suppression-list';
