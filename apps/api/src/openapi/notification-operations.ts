@@ -1,4 +1,4 @@
-import { CHANNELS, PRIORITIES, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
+import { CHANNELS, PRIORITIES, SKIP_REASONS, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
 import { ID_PARAM_ERRORS, JSON_BODY_ERRORS, type Operation, type QueryParameter } from './operation';
 
 const TIME_FORMATS =
@@ -18,6 +18,12 @@ const LIST_FILTERS: readonly QueryParameter[] = [
     name: 'channel',
     description: 'Only notifications that made a call on this channel (any attempt, delivered or not).',
     schema: { type: 'string', enum: [...CHANNELS] },
+  },
+  {
+    name: 'skipReason',
+    description:
+      'Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled.',
+    schema: { type: 'string', enum: [...SKIP_REASONS] },
   },
   { name: 'since', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
   { name: 'until', description: `Accepted before this time (exclusive), later than since: ${TIME_FORMATS}.`, schema: { type: 'string' } },
