@@ -82,7 +82,12 @@ it('adds, pages across partitions, lifts; the old lift route and a profile chang
   for (const id of recipients) expect((await add({ recipientId: id, channel: 'email', reason: 'manual' })).status).toBe(201);
   const again = await add({ recipientId: recipients[0], channel: 'email', reason: 'complaint', ttlSeconds: 600 });
   expect(again.status).toBe(200);
-  expect(again.body).toMatchObject({ recipientId: recipients[0], channel: 'email', reason: 'complaint', recipientHash: recipientHash('tenant-a', recipients[0]!) });
+  expect(again.body).toMatchObject({
+    recipientId: recipients[0],
+    channel: 'email',
+    reason: 'complaint',
+    recipientHash: recipientHash('tenant-a', recipients[0]!),
+  });
   expect(again.body.expiresAt - again.body.suppressedAt).toBe(600_000);
   expect((await add({ recipientId: recipients[1], channel: 'push', reason: 'expired-subscription' })).status).toBe(201);
 
@@ -96,7 +101,14 @@ it('adds, pages across partitions, lifts; the old lift route and a profile chang
   expect((await api().delete(`/v1/suppressions/${recipients[0]}/email`).set(auth)).status).toBe(204);
   expect((await api().delete(`/v1/suppressions/${recipients[0]}/email`).set(auth)).status).toBe(404);
   expect((await api().delete(`/v1/recipients/${recipients[1]}/suppressions/email`).set(auth)).status).toBe(204);
-  expect((await api().put(`/v1/recipients/${recipients[2]}`).set(auth).send({ addresses: { email: EMAIL } })).status).toBe(201);
+  expect(
+    (
+      await api()
+        .put(`/v1/recipients/${recipients[2]}`)
+        .set(auth)
+        .send({ addresses: { email: EMAIL } })
+    ).status,
+  ).toBe(201);
   const left = ids((await listAll()).items, 'email');
   for (const gone of recipients.slice(0, 3)) expect(left).not.toContain(gone);
   expect(left).toContain(recipients[3]);
@@ -113,19 +125,30 @@ it("keeps tenants apart: another tenant's suppressions are neither listed nor li
 });
 
 it("lists the worker's suppression of a dead number (bounce) and a complaint's (complaint), never an address", async () => {
-  expect((await api().put('/v1/recipients/listed-user').set(auth).send({ addresses: { sms: PHONE, email: EMAIL }, preferences: ['sms', 'email'] })).status).toBe(
-    201,
-  );
+  expect(
+    (
+      await api()
+        .put('/v1/recipients/listed-user')
+        .set(auth)
+        .send({ addresses: { sms: PHONE, email: EMAIL }, preferences: ['sms', 'email'] })
+    ).status,
+  ).toBe(201);
   const res = await api()
     .post('/v1/notifications')
     .set(auth)
     .send({ eventId: 'listed-1', priority: 'urgent', recipient: { id: 'listed-user' }, content: { title: 't', body: 'b' } });
   expect(res.status).toBe(202);
   // Through the api: it reads the record in its partition.
-  const view = await waitFor('the notification delivered by e-mail', async () => {
-    const status = await api().get(`/v1/notifications/${res.body.id as string}`).set(auth);
-    return status.body.status === 'delivered' ? (status.body as NotificationView) : undefined;
-  }, 20_000);
+  const view = await waitFor(
+    'the notification delivered by e-mail',
+    async () => {
+      const status = await api()
+        .get(`/v1/notifications/${res.body.id as string}`)
+        .set(auth);
+      return status.body.status === 'delivered' ? (status.body as NotificationView) : undefined;
+    },
+    20_000,
+  );
   expect(view.attempts.map((a) => [a.channel, a.outcome])).toEqual([
     ['sms', 'permanent'],
     ['email', 'delivered'],

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@notify/platform-kit';
 import { TEST_API_KEY } from '../harness/platform';
+import { notifyInCategory } from '../consent/category-notification';
 import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 
 /**
@@ -24,14 +25,7 @@ const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const api = () => request(hp.platform.api.url);
 const recipient = { id: 'skip-user', addresses: { push: 'tok-skip', email: 'skip@example.com' }, preferences: ['email', 'push'] };
 
-async function notify(eventId: string, category?: string): Promise<string> {
-  const res = await api()
-    .post('/v1/notifications')
-    .set(auth)
-    .send({ eventId, priority: 'urgent', recipient, content: { title: 't', body: 'b' }, ...(category ? { category } : {}) });
-  expect(res.status).toBe(202);
-  return res.body.id as string;
-}
+const notify = (eventId: string, category?: string) => notifyInCategory(hp.platform.api.url, TEST_API_KEY, eventId, recipient, category);
 
 const archived = (id: string) => waitFor(`${id} in the history`, async () => hp.store.get('tenant-a', id), 30_000, 100);
 const optOut = (body: object) => api().put('/v1/recipients/skip-user/preferences').set(auth).send(body);

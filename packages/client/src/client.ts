@@ -159,7 +159,12 @@ export function createNotifyClient(options: NotifyClientOptions) {
         call<Suppression>({ method: 'POST', path: '/v1/suppressions', body: suppression, idempotent: true, signal: callOptions?.signal }),
       /** `DELETE /v1/suppressions/{recipientId}/{channel}`: lift one before it expires. */
       remove: (recipientId: string, channel: Suppression['channel'], callOptions?: CallOptions) =>
-        call<undefined>({ method: 'DELETE', path: `/v1/suppressions/${segment(recipientId)}/${segment(channel)}`, idempotent: true, signal: callOptions?.signal }),
+        call<undefined>({
+          method: 'DELETE',
+          path: `/v1/suppressions/${segment(recipientId)}/${segment(channel)}`,
+          idempotent: true,
+          signal: callOptions?.signal,
+        }),
     },
     webhooks: {
       /** `POST /v1/webhooks`: the signing secret is in this answer only. Not retried once it may have reached the api. */

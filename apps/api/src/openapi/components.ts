@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { batchRequestSchema, categorySchema, notificationRequestSchema, optOutPreferencesSchema, recipientProfileSchema, suppressionRequestSchema } from '@notify/core';
+import {
+  batchRequestSchema,
+  categorySchema,
+  notificationRequestSchema,
+  optOutPreferencesSchema,
+  recipientProfileSchema,
+  suppressionRequestSchema,
+} from '@notify/core';
 import { webhookEndpointRequestSchema } from '@notify/webhooks';
 import {
   acceptedResponseSchema,

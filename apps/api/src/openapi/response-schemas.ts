@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { CHANNELS, RECORDED_OUTCOMES, ERROR_CATALOG, NOTIFICATION_STATUSES, PRIORITIES, RECEIPT_KINDS, SKIP_REASONS, SUPPRESSION_REASONS, type ErrorCode } from '@notify/core';
+import {
+  CHANNELS,
+  RECORDED_OUTCOMES,
+  ERROR_CATALOG,
+  NOTIFICATION_STATUSES,
+  PRIORITIES,
+  RECEIPT_KINDS,
+  SKIP_REASONS,
+  SUPPRESSION_REASONS,
+  type ErrorCode,
+} from '@notify/core';
 import { BUDGET_ERROR_CATALOG, type BudgetErrorCode } from '@notify/budget-chain';
 import { ENDPOINT_ID_PATTERN, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '@notify/webhooks';
 import { deliveryStatusSchema, measurementSchema, tariffSchema } from '../tracking/records';
@@ -247,7 +257,9 @@ export const suppressionSchema = z.strictObject({
   channel: z.enum(CHANNELS),
   reason: z
     .enum(SUPPRESSION_REASONS)
-    .describe('bounce: the address bounced (a hard bounce, or a permanent error naming the address); complaint: marked as spam; expired-subscription: the push service dropped the subscription; manual: added by the tenant.'),
+    .describe(
+      'bounce: the address bounced (a hard bounce, or a permanent error naming the address); complaint: marked as spam; expired-subscription: the push service dropped the subscription; manual: added by the tenant.',
+    ),
   suppressedAt: z.number().int().describe('When it was set, ms since the epoch.'),
   expiresAt: z.number().int().describe('When it lapses, ms since the epoch.'),
 });

@@ -27,7 +27,8 @@ export const SUPPRESSION_OPERATIONS: readonly Operation[] = [
     auth: 'tenant',
     body: 'SuppressionRequest',
     summary: "Suppress a recipient's channel",
-    description: 'Steps on that channel are skipped (reason `suppressed`, no budget spent) until it expires. Suppressing again replaces the reason and the expiry.',
+    description:
+      'Steps on that channel are skipped (reason `suppressed`, no budget spent) until it expires. Suppressing again replaces the reason and the expiry.',
     ok: { 201: { description: 'Suppressed.', schema: 'Suppression' }, 200: { description: 'Was suppressed; replaced.', schema: 'Suppression' } },
     errors: [...JSON_BODY_ERRORS, 'INTERNAL'],
   },

@@ -13,7 +13,8 @@ function parseQuery(query: Record<string, unknown>): SuppressionFilter {
   const issues: FieldIssue[] = [];
   const filter: SuppressionFilter = { limit: DEFAULT_LIST_LIMIT };
   for (const [name, raw] of Object.entries(query)) {
-    if (!(QUERY_FIELDS as readonly string[]).includes(name)) issues.push({ field: name.slice(0, 100), reason: `is not a filter of this list (known: ${QUERY_FIELDS.join(', ')})` });
+    if (!(QUERY_FIELDS as readonly string[]).includes(name))
+      issues.push({ field: name.slice(0, 100), reason: `is not a filter of this list (known: ${QUERY_FIELDS.join(', ')})` });
     else if (typeof raw !== 'string') issues.push({ field: name, reason: 'must be given once' });
     else if (name === 'channel') {
       if ((CHANNELS as readonly string[]).includes(raw)) filter.channel = raw as Channel;

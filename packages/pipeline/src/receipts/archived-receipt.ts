@@ -48,7 +48,14 @@ export async function applyArchivedReceipt(
       const suppressed = change.hard && deps.suppressionTtlSeconds > 0;
       if (suppressed) {
         const reason = event.kind === 'complained' ? 'complaint' : 'bounce';
-        await new SuppressionStore(deps.redis, deps.partitions).add(record.tenant, record.recipientId, match.attempt.channel, reason, deps.suppressionTtlSeconds, deps.now);
+        await new SuppressionStore(deps.redis, deps.partitions).add(
+          record.tenant,
+          record.recipientId,
+          match.attempt.channel,
+          reason,
+          deps.suppressionTtlSeconds,
+          deps.now,
+        );
       }
       return {
         record: change.record,

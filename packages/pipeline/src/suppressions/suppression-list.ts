@@ -68,7 +68,13 @@ const isAfter = (score: number, member: string, after: Position | undefined) =>
  * the index (ZRANGEBYSCORE) and the keys' values (MGET), all on that partition's slot. An entry
  * whose key is gone (lifted by a profile change) is dropped from the index as it is met.
  */
-export async function listSuppressions(redis: RedisClient, partitions: number, tenant: string, filter: SuppressionFilter, now: number): Promise<SuppressionPage> {
+export async function listSuppressions(
+  redis: RedisClient,
+  partitions: number,
+  tenant: string,
+  filter: SuppressionFilter,
+  now: number,
+): Promise<SuppressionPage> {
   const limit = Math.max(1, Math.floor(filter.limit));
   const start = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, partitions);
   const found: { view: SuppressionView; at: Position }[] = [];
@@ -77,7 +83,7 @@ export async function listSuppressions(redis: RedisClient, partitions: number, t
     const index = suppressionIndexKey(tenant, p);
     await redis.zremrangebyscore(index, '-inf', now);
     const after = p === start?.partition ? start : undefined;
-    for (let offset = 0; found.length <= limit; ) {
+    for (let offset = 0; found.length <= limit;) {
       const flat = await redis.zrangebyscore(index, after ? after.score : '-inf', '+inf', 'WITHSCORES', 'LIMIT', offset, batch);
       const entries: { member: string; score: number; rh: string; channel: Channel }[] = [];
       for (let i = 0; i + 1 < flat.length; i += 2) {

@@ -50,7 +50,11 @@ export class SuppressionStore {
   async lift(tenant: string, recipientId: string, channel: Channel): Promise<boolean> {
     const rh = recipientHash(tenant, recipientId);
     const p = partitionOfRecipient(rh, this.partitions);
-    const results = await this.redis.multi().del(suppressionKey(rh, channel, p)).zrem(suppressionIndexKey(tenant, p), suppressionIndexMember(rh, channel)).exec();
+    const results = await this.redis
+      .multi()
+      .del(suppressionKey(rh, channel, p))
+      .zrem(suppressionIndexKey(tenant, p), suppressionIndexMember(rh, channel))
+      .exec();
     const [error, removed] = results?.[0] ?? [];
     if (error) throw error;
     return removed === 1;
