@@ -45,13 +45,10 @@ export function suppressionsRouter(deps: { store: SuppressionStore; defaultTtlSe
   router.post('/', async (req, res) => {
     if (!req.is('application/json')) throw new NotifyError('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json');
     const body = parseOrThrow(suppressionRequestSchema, req.body);
-    const { created, suppression } = await deps.store.add(
-      res.locals.tenant as string,
-      body.recipientId,
-      body.channel,
-      body.reason,
-      body.ttlSeconds ?? deps.defaultTtlSeconds,
-    );
+    const ttlSeconds = body.ttlSeconds ?? deps.defaultTtlSeconds;
+    // PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS=0 turns the default off: the entry needs its own.
+    if (ttlSeconds <= 0) throw validationError([{ field: 'ttlSeconds', reason: 'is required: PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS is 0 (no default)' }]);
+    const { created, suppression } = await deps.store.add(res.locals.tenant as string, body.recipientId, body.channel, body.reason, ttlSeconds);
     res.status(created ? 201 : 200).json(suppression);
   });
 
