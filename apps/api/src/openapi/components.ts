@@ -26,9 +26,8 @@ import {
   webhookEndpointSchema,
   webhookRetrySchema,
   providerEventResultSchema,
-  suppressionPageSchema,
-  suppressionSchema,
 } from './response-schemas';
+import { suppressionPageSchema, suppressionSchema } from './suppression-schemas';
 import { genericProviderEventSchema } from '../routes/provider-events/event-shapes';
 
 /** Every schema the document names, by its component name. */
