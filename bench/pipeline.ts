@@ -18,6 +18,7 @@ import { formatResults, type BenchReport } from './pipeline/format';
 import { ProcessGroup, type ManagedProcess, startPrivateRedis, startProcessPlatform } from '@notify/platform-kit';
 import { holdRate, type BenchTarget, type RateResult } from './pipeline/hold-rate';
 import { holdIntake, measureTwoHop, prefillTwoHop } from './pipeline/references';
+import { setUpConsent, withConsent } from './pipeline/consent-traffic';
 import { startReference } from './pipeline/services';
 
 const BENCH_TENANT = 'bench';
@@ -25,7 +26,7 @@ const BENCH_API_KEY = 'bench-key-000000000000000000001';
 const USAGE = `usage: npm run bench:pipeline -- [--rates 1000,1736,2200] [--seconds 60] [--mode batch|single]
   [--single-rates 1736,3000,4000] [--references all|none|intake|two-hop] [--workers 2] [--api-instances 1]
   [--provider-latency-ms 20] [--transient-delay-ms 300] [--drain-seconds 60] [--settle-seconds 5]
-  [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--cpu-prof DIR] [--json]`;
+  [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--consent] [--cpu-prof DIR] [--json]`;
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     'urgent-sample': { type: 'string', default: '2000' },
     'app-env': { type: 'string', default: '' },
     'cpu-prof': { type: 'string' },
+    consent: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -215,7 +217,8 @@ async function main(): Promise<void> {
           redis,
           metricsUrls: [...platform.apiMetricsUrls, ...platform.workerUrls.map((u) => `${u}/metrics`)],
         };
-        const common = { mode, urgentShare: 0.5, drainSeconds, urgentSample } as const;
+        if (values.consent) await setUpConsent(platform.apiUrl, BENCH_API_KEY);
+        const common = { mode, urgentShare: 0.5, drainSeconds, urgentSample, ...(values.consent ? { shape: withConsent } : {}) } as const;
         // Warm-up (not reported): JIT, script loading, connection pools.
         await holdRate(target, { ...common, rate: Math.min(...rates) / 2, seconds: 5, settleSeconds: 1, seed: 1, urgentSample: 0, delivering: true });
         for (const rate of rates) {
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
   report.header =
     `measured on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; ` +
     `${apiInstances > 1 ? `${apiInstances} api instances (round-robin)` : 'api'} + ${workers} worker processes + simulators + ` +
-    `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; cascade delay scaled from 30 s to ${delay} ms; ` +
+    `redis-server (no persistence) + this generator on this machine; provider latency ${latency} ms; ${values.consent ? 'categories and opt-outs in use; ' : ''}cascade delay scaled from 30 s to ${delay} ms; ` +
     `each rate held ${seconds} s, steady window after ${settle} s; load average (1/5/15 min) ${loadText(loadAtStart)} at start, ${loadText(loadavg())} at end`;
   process.stdout.write(formatResults(report, values.json));
 }

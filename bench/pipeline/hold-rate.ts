@@ -1,4 +1,4 @@
-import { notificationId } from '@notify/core';
+import { notificationId, type NotificationRequest } from '@notify/core';
 import { percentile, runOpenLoop, sumSamples, trafficMix } from '@notify/platform-kit';
 import { childProcesses, cpuShares, machineCpuSeconds, sampleCpu } from './proc-cpu';
 import { redisCost, sampleRedis, type RedisCost } from './redis-info';
@@ -21,6 +21,8 @@ export interface HoldOptions {
   urgentSample: number;
   /** Workers are running (false: api + Redis only, nothing delivers). */
   delivering: boolean;
+  /** Rewrites each notification before it is sent (`--consent`: its category and recipient). */
+  shape?: (request: NotificationRequest, index: number) => NotificationRequest;
 }
 
 export interface RateResult {
@@ -112,7 +114,8 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   const startedAt = performance.now();
   const settleAt = startedAt + o.settleSeconds * 1_000;
   const next = () => {
-    const { request } = traffic();
+    const item = traffic();
+    const request = o.shape ? o.shape(item.request, item.index) : item.request;
     if (request.priority === 'urgent' && performance.now() >= settleAt) urgentIds.push(notificationId(target.tenant, request.eventId, request.recipient.id));
     return request;
   };

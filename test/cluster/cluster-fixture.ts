@@ -1,4 +1,4 @@
-import { isTerminal, providerIdempotencyKey, type NotificationView } from '@notify/core';
+import { isTerminal, type NotificationView } from '@notify/core';
 import {
   BINARIES,
   ensureBinaries,
@@ -9,6 +9,7 @@ import {
   type PrivateRedisClusterOptions,
 } from '@notify/platform-kit';
 import { Agent, request as undiciRequest } from 'undici';
+import { ledgerDeliveries, mapLimited } from '../harness/ledger-keys';
 import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 
 /** Partitions the cluster tests run with (the issue's example; spread over 3 masters, each holds 5 or 6). */
@@ -41,20 +42,6 @@ export async function startClusterPlatform(
   return platform as TestPlatform & { cluster: PrivateRedisCluster };
 }
 
-/** Runs `work` over `items` with at most `concurrency` at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const runner = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, runner));
-  return out;
-}
-
 /** A notification as the status API answers it (wherever its partition lives), or undefined for a 404. */
 export async function readView(apiUrl: string, id: string): Promise<NotificationView | undefined> {
   const res = await fetch(`${apiUrl}/v1/notifications/${id}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` }, signal: AbortSignal.timeout(10_000) });
@@ -85,11 +72,7 @@ export async function waitAllTerminalViaApi(apiUrl: string, ids: readonly string
 
 /** How many deliveries the providers' ledger holds for each notification (its provider idempotency key). */
 export async function deliveriesPerId(controlUrl: string, ids: readonly string[]): Promise<number[]> {
-  return mapLimited(ids, 16, async (id) => {
-    const res = await fetch(`${controlUrl}/ledger/keys/${encodeURIComponent(providerIdempotencyKey(id))}`);
-    const body = (await res.json()) as { deliveries: unknown[] };
-    return body.deliveries.length;
-  });
+  return (await ledgerDeliveries(controlUrl, ids)).map((deliveries) => deliveries.length);
 }
 
 export interface Accounting {

@@ -247,7 +247,8 @@ describe('api SIGTERM', () => {
 
     await admin!.call('CLIENT', 'UNPAUSE');
     const answered = await inFlight;
-    expect(answered.status).toBe(202);
+    // The whole answer, so a refusal says which error it was.
+    expect(answered).toMatchObject({ status: 202 });
     const id = (JSON.parse(answered.body) as { id: string }).id;
     expect(await admin!.hget(notificationKey(id), 'status')).toBeTruthy();
     const refused = notificationId('tenant-a', (JSON.parse(body) as { eventId: string }).eventId, 'drain-r2');

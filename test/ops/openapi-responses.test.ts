@@ -10,8 +10,14 @@ import { startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/p
  * a status the document lists for that operation and a body its schema accepts (response
  * objects are strict, so an undocumented field fails here).
  */
-type Responses = Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
-const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Responses }>> };
+type Response = { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> };
+const doc = buildOpenApiDocument() as {
+  paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+  components: { responses: Record<string, Response> };
+};
+/** A response object, or the shared one (`components.responses`) it refers to. */
+const resolved = (response: Response | undefined) =>
+  response?.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response;
 
 let platform: TestPlatform;
 const seen = new Set<string>();
@@ -41,7 +47,7 @@ async function call(method: string, path: string, url: string, init: { body?: un
   const text = await res.text();
   const operation = doc.paths[path]?.[method];
   if (!operation) throw new Error(`${method} ${path} is not in the document`);
-  const documented = operation.responses[String(res.status)];
+  const documented = resolved(operation.responses[String(res.status)]);
   if (!documented) throw new Error(`${method} ${path} answered ${res.status}, which the document does not list: ${text}`);
   const ref = documented.content?.['application/json']?.schema?.$ref;
   if (ref) {

@@ -141,9 +141,14 @@ it('SMS provider A killed: SMS continues on provider B, wasting only what the br
 
   expect(after.filter((v) => v.status !== 'delivered').map((v) => `${v.id}:${v.status}`)).toEqual([]);
   expect(wasted.every((a) => a.outcome !== 'delivered')).toBe(true);
-  // What the breaker needs: the minimum volume, plus the calls of the first batch already in flight when it opened.
+  // What the breaker needs: the minimum volume, plus the calls already admitted when it opened. How
+  // many those are depends on how busy the machine is; that none started once it had opened does not
+  // (a worker may act on its cached state for BREAKER_CACHE_MS; a second allows for a busy loop).
   expect(wasted.length).toBeGreaterThanOrEqual(MIN_CALLS);
-  expect(wasted.length).toBeLessThanOrEqual(MIN_CALLS + PER_BATCH);
+  const breaker = (await readBreakerSnapshots(redis, ROUTES)).find((b) => b.provider === 'sms-a');
+  expect(breaker?.state).toBe('open');
+  const openedAt = breaker?.since ?? 0;
+  expect(wasted.filter((a) => a.startedAt > openedAt + 1_000)).toEqual([]);
   expect(onB.filter((a) => a.outcome === 'delivered')).toHaveLength(120);
   // Refused connections spend nothing: no notification used more than the budget.
   for (const v of after) expect(v.attempts.filter((a) => a.spent !== false).length).toBeLessThanOrEqual(3);

@@ -3,12 +3,9 @@ import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, stepBatchEnv, toBreakerConfig 
 import {
   DEV_DEFAULTS,
   booleanEnv,
-  historyEnvShape,
-  httpServerLimitsEnvShape,
   parseRenamedEnv,
-  providersEnvShape,
   scheduleApiEnvShape,
-  sharedEnvShape,
+  serviceEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
   toProviderKinds,
@@ -17,7 +14,6 @@ import {
   loadTenantSettings,
   toRedisTarget,
   type EnvRenames,
-  consentEnvShape,
   toConsentConfig,
 } from '@notify/runtime';
 import { loadProviderIdentities } from '@notify/providers';
@@ -163,14 +159,9 @@ export const apiOwnEnvShape = {
 
 /** Every variable the api reads (besides TRACKING_*: ./tracking/config.ts), exported for the docs. */
 export const apiEnvShape = {
-  ...sharedEnvShape,
+  ...serviceEnvShape,
   ...breakerEnvShape,
-  ...httpServerLimitsEnvShape,
-  ...historyEnvShape,
-  /** Only the provider names per channel are read here (the breakers' routes); the workers build the adapters. */
-  PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  ...consentEnvShape,
   ...apiOwnEnvShape,
 };
 

@@ -17,18 +17,15 @@ import {
   DEV_DEFAULTS,
   booleanEnv,
   devOrigin,
-  historyEnvShape,
-  httpServerLimitsEnvShape,
   parseRenamedEnv,
   providersEnvShape,
   scheduleWorkerEnvShape,
-  sharedEnvShape,
+  serviceEnvShape,
   toHistoryConfig,
   toHttpServerLimits,
   toProvidersConfig,
   toRedisTarget,
   type EnvRenames,
-  consentEnvShape,
   toConsentConfig,
 } from '@notify/runtime';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
@@ -159,13 +156,9 @@ export const workerOwnEnvShape = {
 
 /** Every variable the worker reads, exported for the configuration docs. */
 export const workerEnvShape = {
-  ...sharedEnvShape,
+  ...serviceEnvShape,
   ...breakerEnvShape,
-  ...httpServerLimitsEnvShape,
-  ...historyEnvShape,
-  PROVIDERS_FILE: providersEnvShape.PROVIDERS_FILE,
   ...webhookEnvShape,
-  ...consentEnvShape,
   ...workerOwnEnvShape,
 };
 const schema = z.object(workerEnvShape);

@@ -96,16 +96,16 @@ export interface AttemptRecord {
 export const RECEIPT_KINDS = ['delivered', 'undeliverable', 'expired', 'bounced', 'complained'] as const;
 export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 
+/** `opted-out`: the recipient opted out of the channel for the notification's category (docs/preferences.md). Append-only (history codes). */
+export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure', 'opted-out'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
 /** A channel passed over without spending budget, and why. */
 export interface SkipRecord {
   channel: Channel;
   reason: SkipReason;
   at: number;
 }
-
-/** `opted-out`: the recipient opted out of the channel for the notification's category (docs/preferences.md). Append-only (history codes). */
-export const SKIP_REASONS = ['breaker-open', 'no-address', 'suppressed', 'permanent-failure', 'opted-out'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A step held back before it started (a stage's defer, e.g. `quiet-hours`): why, from when, until when (the record keeps the newest few). */
 export interface WaitRecord {

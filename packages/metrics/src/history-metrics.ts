@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counter } from './metric-factories';
 import { scrapedGauge } from './scraped-gauge';
 
 /**
@@ -6,7 +7,6 @@ import { scrapedGauge } from './scraped-gauge';
  * `backlog` is read at scrape time: the ids waiting on the archive queue.
  */
 export function createHistoryMetrics(registry: Registry, backlog: () => Promise<number>) {
-  const registers = [registry];
   return {
     backlog: scrapedGauge(
       registry,
@@ -14,16 +14,12 @@ export function createHistoryMetrics(registry: Registry, backlog: () => Promise<
       'Terminal notifications waiting in Redis to be archived to the history store (a growing value: the store is down or too slow).',
       backlog,
     ),
-    archived: new Counter({
-      name: 'notify_history_archived_total',
-      help: 'Terminal notifications written to the history store and compacted in Redis.',
-      registers,
-    }),
-    archiveFailures: new Counter({
-      name: 'notify_history_archive_failures_total',
-      help: 'Archive batches that failed (history store unreachable or refused); the batch is retried after a back-off.',
-      registers,
-    }),
+    archived: counter(registry, 'notify_history_archived_total', 'Terminal notifications written to the history store and compacted in Redis.'),
+    archiveFailures: counter(
+      registry,
+      'notify_history_archive_failures_total',
+      'Archive batches that failed (history store unreachable or refused); the batch is retried after a back-off.',
+    ),
   };
 }
 

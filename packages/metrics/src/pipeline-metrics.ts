@@ -1,97 +1,90 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counter, gauge, histogram } from './metric-factories';
 import { CALL_DURATION_BUCKETS, DELIVERY_LATENCY_BUCKETS } from './buckets';
 
 /** The delivery pipeline's metrics. Labels are bounded: channel, priority, outcome, reason, stage. */
 export function createPipelineMetrics(registry: Registry) {
-  const registers = [registry];
   return {
-    intakeRequests: new Counter({
-      name: 'notify_intake_requests_total',
-      help: 'Notification intake results per item (accepted, duplicate, conflict, invalid, rejected, error).',
-      labelNames: ['result', 'priority'] as const,
-      registers,
-    }),
-    notifications: new Counter({
-      name: 'notify_notifications_total',
-      help: 'Notifications that reached a terminal state, by priority and outcome (delivered, failed, unconfirmed).',
-      labelNames: ['priority', 'outcome'] as const,
-      registers,
-    }),
-    canceled: new Counter({
-      name: 'notify_notifications_canceled_total',
-      help: 'Notifications canceled by their tenant before a provider call (not in notify_notifications_total: a cancel is no delivery outcome).',
-      labelNames: ['priority'] as const,
-      registers,
-    }),
-    expired: new Counter({
-      name: 'notify_notifications_expired_total',
-      help: 'Notifications that ended expired: their expiresAt passed before a delivery (not in notify_notifications_total).',
-      labelNames: ['priority'] as const,
-      registers,
-    }),
-    attempts: new Counter({
-      name: 'notify_delivery_attempts_total',
-      help: 'External provider calls by channel and outcome (delivered, transient, permanent, unknown).',
-      labelNames: ['channel', 'outcome'] as const,
-      registers,
-    }),
-    skips: new Counter({
-      name: 'notify_channel_skips_total',
-      help: 'Channels passed over without spending budget, by reason (breaker-open, suppressed, no-address).',
-      labelNames: ['channel', 'reason'] as const,
-      registers,
-    }),
-    quietHoursDeferrals: new Counter({
-      name: 'notify_quiet_hours_deferrals_total',
-      help: "Steps held back because they would have started inside the recipient's quiet hours, by channel and priority.",
-      labelNames: ['channel', 'priority'] as const,
-      registers,
-    }),
-    deliveryLatency: new Histogram({
-      name: 'notify_delivery_latency_seconds',
-      help: 'Time from acceptance to the provider accepting the notification, by priority.',
-      labelNames: ['priority'] as const,
-      buckets: DELIVERY_LATENCY_BUCKETS,
-      registers,
-    }),
-    cascadeDepth: new Histogram({
-      name: 'notify_cascade_depth_calls',
-      help: 'External calls a notification used before its terminal state, by outcome.',
-      labelNames: ['outcome'] as const,
-      buckets: [0, 1, 2, 3, 4, 5],
-      registers,
-    }),
-    duplicatesBlocked: new Counter({
-      name: 'notify_duplicates_blocked_total',
-      help: 'Repeated work stopped by idempotency, by stage (intake: client retry; worker: re-run or stale job).',
-      labelNames: ['stage'] as const,
-      registers,
-    }),
-    callDuration: new Histogram({
-      name: 'notify_provider_call_duration_seconds',
-      help: 'Provider call duration by channel and outcome.',
-      labelNames: ['channel', 'outcome'] as const,
-      buckets: CALL_DURATION_BUCKETS,
-      registers,
-    }),
-    intakeReplication: new Counter({
-      name: 'notify_intake_replication_total',
-      help: 'Intake WAITs for replicas (INTAKE_WAIT_REPLICAS > 0) by result: replicated, short (fewer replicas acknowledged in time; still accepted), error.',
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    inFlight: new Gauge({
-      name: 'notify_bulkhead_in_flight',
-      help: 'Provider calls in flight per channel bulkhead.',
-      labelNames: ['channel'] as const,
-      registers,
-    }),
-    receiptIndexFailures: new Counter({
-      name: 'notify_receipt_index_failures_total',
-      help: 'Provider message ids whose receipt index entry could not be written (best effort: a later receipt for it is unmatched).',
-      labelNames: ['channel'] as const,
-      registers,
-    }),
+    intakeRequests: counter(
+      registry,
+      'notify_intake_requests_total',
+      'Notification intake results per item (accepted, duplicate, conflict, invalid, rejected, error).',
+      ['result', 'priority'],
+    ),
+    notifications: counter(
+      registry,
+      'notify_notifications_total',
+      'Notifications that reached a terminal state, by priority and outcome (delivered, failed, unconfirmed).',
+      ['priority', 'outcome'],
+    ),
+    canceled: counter(
+      registry,
+      'notify_notifications_canceled_total',
+      'Notifications canceled by their tenant before a provider call (not in notify_notifications_total: a cancel is no delivery outcome).',
+      ['priority'],
+    ),
+    expired: counter(
+      registry,
+      'notify_notifications_expired_total',
+      'Notifications that ended expired: their expiresAt passed before a delivery (not in notify_notifications_total).',
+      ['priority'],
+    ),
+    attempts: counter(
+      registry,
+      'notify_delivery_attempts_total',
+      'External provider calls by channel and outcome (delivered, transient, permanent, unknown).',
+      ['channel', 'outcome'],
+    ),
+    skips: counter(registry, 'notify_channel_skips_total', 'Channels passed over without spending budget, by reason (breaker-open, suppressed, no-address).', [
+      'channel',
+      'reason',
+    ]),
+    quietHoursDeferrals: counter(
+      registry,
+      'notify_quiet_hours_deferrals_total',
+      "Steps held back because they would have started inside the recipient's quiet hours, by channel and priority.",
+      ['channel', 'priority'],
+    ),
+    deliveryLatency: histogram(
+      registry,
+      'notify_delivery_latency_seconds',
+      'Time from acceptance to the provider accepting the notification, by priority.',
+      ['priority'],
+      DELIVERY_LATENCY_BUCKETS,
+    ),
+    cascadeDepth: histogram(
+      registry,
+      'notify_cascade_depth_calls',
+      'External calls a notification used before its terminal state, by outcome.',
+      ['outcome'],
+      [0, 1, 2, 3, 4, 5],
+    ),
+    duplicatesBlocked: counter(
+      registry,
+      'notify_duplicates_blocked_total',
+      'Repeated work stopped by idempotency, by stage (intake: client retry; worker: re-run or stale job).',
+      ['stage'],
+    ),
+    callDuration: histogram(
+      registry,
+      'notify_provider_call_duration_seconds',
+      'Provider call duration by channel and outcome.',
+      ['channel', 'outcome'],
+      CALL_DURATION_BUCKETS,
+    ),
+    intakeReplication: counter(
+      registry,
+      'notify_intake_replication_total',
+      'Intake WAITs for replicas (INTAKE_WAIT_REPLICAS > 0) by result: replicated, short (fewer replicas acknowledged in time; still accepted), error.',
+      ['result'],
+    ),
+    inFlight: gauge(registry, 'notify_bulkhead_in_flight', 'Provider calls in flight per channel bulkhead.', ['channel']),
+    receiptIndexFailures: counter(
+      registry,
+      'notify_receipt_index_failures_total',
+      'Provider message ids whose receipt index entry could not be written (best effort: a later receipt for it is unmatched).',
+      ['channel'],
+    ),
   };
 }
 

@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counter } from './metric-factories';
 
 /**
  * Provider events in (docs/provider-events.md): receipts, bounces and complaints applied to
@@ -6,20 +7,17 @@ import { Counter, type Registry } from 'prom-client';
  * provider names.
  */
 export function createReceiptMetrics(registry: Registry) {
-  const registers = [registry];
   return {
-    receipts: new Counter({
-      name: 'notify_receipts_total',
-      help: 'Provider receipts applied to a notification, by kind (delivered, undeliverable, expired, bounced, complained) and channel.',
-      labelNames: ['kind', 'channel'] as const,
-      registers,
-    }),
-    events: new Counter({
-      name: 'notify_provider_events_total',
-      help: 'Provider events received, by provider and result (applied, duplicate, unmatched, stale).',
-      labelNames: ['provider', 'result'] as const,
-      registers,
-    }),
+    receipts: counter(
+      registry,
+      'notify_receipts_total',
+      'Provider receipts applied to a notification, by kind (delivered, undeliverable, expired, bounced, complained) and channel.',
+      ['kind', 'channel'],
+    ),
+    events: counter(registry, 'notify_provider_events_total', 'Provider events received, by provider and result (applied, duplicate, unmatched, stale).', [
+      'provider',
+      'result',
+    ]),
   };
 }
 

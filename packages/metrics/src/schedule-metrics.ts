@@ -1,4 +1,5 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counter, histogram } from './metric-factories';
 import { scrapedGauge } from './scraped-gauge';
 
 /** Release lateness: fine below the 1 s bound (docs/scheduling.md), then the sweeper's minute. */
@@ -9,7 +10,6 @@ export const RELEASE_LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
  * read at scrape time: the entries of this process's partitions' due indexes.
  */
 export function createScheduleMetrics(registry: Registry, waiting: () => Promise<number>) {
-  const registers = [registry];
   return {
     scheduled: scrapedGauge(
       registry,
@@ -17,19 +17,14 @@ export function createScheduleMetrics(registry: Registry, waiting: () => Promise
       'Scheduled notifications not yet due (the due indexes of the partitions this worker releases).',
       waiting,
     ),
-    released: new Counter({
-      name: 'notify_schedule_released_total',
-      help: 'Scheduled notifications released to their lanes when due, by priority.',
-      labelNames: ['priority'] as const,
-      registers,
-    }),
-    lateness: new Histogram({
-      name: 'notify_schedule_release_lateness_seconds',
-      help: 'How long after its sendAt a scheduled notification was released (Redis clock), by priority; never negative.',
-      labelNames: ['priority'] as const,
-      buckets: RELEASE_LATENESS_BUCKETS,
-      registers,
-    }),
+    released: counter(registry, 'notify_schedule_released_total', 'Scheduled notifications released to their lanes when due, by priority.', ['priority']),
+    lateness: histogram(
+      registry,
+      'notify_schedule_release_lateness_seconds',
+      'How long after its sendAt a scheduled notification was released (Redis clock), by priority; never negative.',
+      ['priority'],
+      RELEASE_LATENESS_BUCKETS,
+    ),
   };
 }
 

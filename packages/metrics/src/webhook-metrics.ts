@@ -1,28 +1,28 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counter, histogram } from './metric-factories';
 import { CALL_DURATION_BUCKETS } from './buckets';
 
 /** Tenant webhooks (packages/webhooks): deliveries and disabled endpoints. Labels bounded: outcome, error class. */
 export function createWebhookMetrics(registry: Registry) {
-  const registers = [registry];
   return {
-    deliveries: new Counter({
-      name: 'notify_webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome (success, failure) and error class (none, http-5xx, timeout, ssrf-refused, ...).',
-      labelNames: ['outcome', 'error_class'] as const,
-      registers,
-    }),
-    deliveryDuration: new Histogram({
-      name: 'notify_webhook_delivery_duration_seconds',
-      help: 'Webhook delivery attempt duration (connect to the answer, capped body read) by outcome.',
-      labelNames: ['outcome'] as const,
-      buckets: CALL_DURATION_BUCKETS,
-      registers,
-    }),
-    endpointsDisabled: new Counter({
-      name: 'notify_webhook_endpoints_disabled_total',
-      help: 'Webhook endpoints disabled after failing every delivery for WEBHOOK_DISABLE_AFTER_DAYS.',
-      registers,
-    }),
+    deliveries: counter(
+      registry,
+      'notify_webhook_deliveries_total',
+      'Webhook delivery attempts by outcome (success, failure) and error class (none, http-5xx, timeout, ssrf-refused, ...).',
+      ['outcome', 'error_class'],
+    ),
+    deliveryDuration: histogram(
+      registry,
+      'notify_webhook_delivery_duration_seconds',
+      'Webhook delivery attempt duration (connect to the answer, capped body read) by outcome.',
+      ['outcome'],
+      CALL_DURATION_BUCKETS,
+    ),
+    endpointsDisabled: counter(
+      registry,
+      'notify_webhook_endpoints_disabled_total',
+      'Webhook endpoints disabled after failing every delivery for WEBHOOK_DISABLE_AFTER_DAYS.',
+    ),
   };
 }
 

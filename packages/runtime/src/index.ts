@@ -14,3 +14,4 @@ export * from './env-renames';
 export * from './consent-env';
 export * from './tenants-env';
 export * from './schedule-env';
+export * from './service-env';

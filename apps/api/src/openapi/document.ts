@@ -1,6 +1,6 @@
-import { ERROR_CATALOG, type ErrorCode } from '@notify/core';
 import { componentSchemas } from './components';
-import { OPERATIONS, type Operation } from './operations';
+import { errorResponseComponents, errorResponseRefs } from './error-responses';
+import { OPERATIONS, type Operation, type QueryParameter } from './operations';
 
 type JsonObject = Record<string, unknown>;
 
@@ -11,21 +11,24 @@ function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
 }
 
-/** Catalog errors grouped by their HTTP status, each status described by its codes. */
-function errorResponses(op: Operation): Record<string, JsonObject> {
-  const codes: ErrorCode[] = [...(op.auth === 'none' ? [] : ['UNAUTHORIZED' as const]), ...(op.errors ?? [])];
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    const status = ERROR_CATALOG[code].httpStatus;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
+const queryParameter = (q: QueryParameter) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema });
+
+/** `components.parameters`: the query parameters operations share, by their component name. */
+function parameterComponents(operations: readonly Operation[]): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
-  for (const [status, list] of byStatus) {
-    out[String(status)] = {
-      description: list.map((code) => `${code}: ${ERROR_CATALOG[code].summary}`).join('\n\n'),
-      content: json(ref('Error')),
-    };
+  for (const q of operations.flatMap((op) => op.query ?? [])) {
+    if (!q.component) continue;
+    const parameter = queryParameter(q);
+    if (out[q.component] && JSON.stringify(out[q.component]) !== JSON.stringify(parameter))
+      throw new Error(`openapi: two different query parameters named ${q.component}`);
+    out[q.component] = parameter;
   }
+  return out;
+}
+
+/** Catalog errors as `$ref`s to `components.responses`, then the answers outside the catalog. */
+function errorResponses(op: Operation): Record<string, JsonObject> {
+  const out = errorResponseRefs(op);
   for (const [status, answer] of Object.entries(op.otherErrors ?? {})) {
     out[status] = { description: answer.description, content: json(ref(answer.schema)) };
   }
@@ -42,7 +45,7 @@ function operationObject(op: Operation): JsonObject {
     responses[status] = { description: answer.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   Object.assign(responses, errorResponses(op));
-  const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
+  const query = (op.query ?? []).map((q) => (q.component ? { $ref: `#/components/parameters/${q.component}` } : queryParameter(q)));
   const parameters = [...pathParameters(op.path), ...query];
   return {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
@@ -79,6 +82,8 @@ export function buildOpenApiDocument(options: { version?: string; serverUrl?: st
     paths,
     components: {
       schemas: componentSchemas(),
+      responses: errorResponseComponents(OPERATIONS),
+      parameters: parameterComponents(OPERATIONS),
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant API key (API_KEYS).' },
         adminKey: { type: 'http', scheme: 'bearer', description: 'The admin key (ADMIN_API_KEY).' },

@@ -4,36 +4,49 @@ import { ID_PARAM_ERRORS, JSON_BODY_ERRORS, type Operation, type QueryParameter 
 const TIME_FORMATS =
   'ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch';
 
-/** The history lists' filters (apps/api/src/routes/history-query.ts checks them); any other name is a 400 naming it. */
+/**
+ * The history lists' filters (apps/api/src/routes/history-query.ts checks them); any other name
+ * is a 400 naming it. Both lists take them, so each is written once as a component.
+ */
 const LIST_FILTERS: readonly QueryParameter[] = [
-  { name: 'eventId', description: 'Only this event id.', schema: { type: 'string', maxLength: 200 } },
+  { name: 'eventId', component: 'ListEventId', description: 'Only this event id.', schema: { type: 'string', maxLength: 200 } },
   {
     name: 'status',
+    component: 'ListStatus',
     description:
       'Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on).',
     schema: { type: 'string', enum: [...TERMINAL_STATUSES, 'scheduled'] },
   },
-  { name: 'priority', description: 'Only this priority.', schema: { type: 'string', enum: [...PRIORITIES] } },
+  { name: 'priority', component: 'ListPriority', description: 'Only this priority.', schema: { type: 'string', enum: [...PRIORITIES] } },
   {
     name: 'channel',
+    component: 'ListChannel',
     description: 'Only notifications that made a call on this channel (any attempt, delivered or not).',
     schema: { type: 'string', enum: [...CHANNELS] },
   },
   {
     name: 'skipReason',
+    component: 'ListSkipReason',
     description:
       'Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled.',
     schema: { type: 'string', enum: [...SKIP_REASONS] },
   },
-  { name: 'since', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
-  { name: 'until', description: `Accepted before this time (exclusive), later than since: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  { name: 'since', component: 'ListSince', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
+  {
+    name: 'until',
+    component: 'ListUntil',
+    description: `Accepted before this time (exclusive), later than since: ${TIME_FORMATS}.`,
+    schema: { type: 'string' },
+  },
   {
     name: 'limit',
+    component: 'ListLimit',
     description: 'Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower.',
     schema: { type: 'integer', minimum: 1 },
   },
   {
     name: 'cursor',
+    component: 'ListCursor',
     description: 'The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive.',
     schema: { type: 'string' },
   },

@@ -28,6 +28,8 @@ export interface QueryParameter {
   name: string;
   description: string;
   schema: Record<string, unknown>;
+  /** Written once under `components.parameters` by this name and referenced (a parameter several routes share). */
+  component?: string;
 }
 
 /** Errors of a route that reads a JSON body. */

@@ -69,7 +69,13 @@ describe('tracking warm-up', () => {
       measurement: read('measurement', { weightGrams: 1500, volumetricGrams: 1200 }),
     };
     const registry = new Registry();
-    const config = loadTrackingConfig({ TRACKING_WARMUP_QUERIES: '12', TRACKING_WARMUP_CONCURRENCY: '4', TRACKING_SHED_LOOP_DELAY_MS: '0' });
+    // A budget no busy test machine exhausts: this is about which reads run, not how fast.
+    const config = loadTrackingConfig({
+      TRACKING_WARMUP_QUERIES: '12',
+      TRACKING_WARMUP_CONCURRENCY: '4',
+      TRACKING_SHED_LOOP_DELAY_MS: '0',
+      TRACKING_BUDGET_MS: '30000',
+    });
     const router = createTrackingRouter({ config, registry, logger: pino({ level: 'silent' }), stores });
     try {
       const report = await router.warmUp();

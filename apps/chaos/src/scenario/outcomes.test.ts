@@ -1,19 +1,6 @@
-import type { AttemptOutcome, Channel, NotificationView } from '@notify/core';
 import { breakerTimes } from './breaker-timeline';
+import { preferredChannel, TWO_PUSH_OUTAGE, TWO_PUSH_PROVIDERS, TWO_PUSH_VIEWS, view } from './failover-fixture';
 import { failoverFigures, summarize } from './outcomes';
-
-const view = (over: Partial<NotificationView>): NotificationView => ({
-  id: 'x',
-  eventId: 'e',
-  recipientId: 'r',
-  priority: 'urgent',
-  status: 'delivered',
-  plan: ['push', 'sms', 'email'],
-  acceptedAt: 0,
-  attempts: [],
-  skips: [],
-  ...over,
-});
 
 it('summarizes delivery, calls, calls to the dead channel and latency from the records', () => {
   const outage = { channel: 'push' as const, downAt: 100, upAt: 200 };
@@ -44,7 +31,7 @@ it('summarizes delivery, calls, calls to the dead channel and latency from the r
       }),
     ],
     5,
-    (v) => v.plan[0]!,
+    preferredChannel,
     outage,
   );
   expect(figures).toMatchObject({
@@ -77,38 +64,9 @@ it('times the breaker from the outage: first open after the kill, first close af
   expect(breakerTimes([{ at: 10, state: 'closed' }], 1_000, 5_000)).toEqual({ opens: 0 });
 });
 
-/** A send attempt through a named provider. */
-const send = (step: number, channel: Channel, provider: string, startedAt: number, outcome: AttemptOutcome): NotificationView['attempts'][number] => ({
-  step,
-  channel,
-  provider,
-  kind: 'send',
-  startedAt,
-  outcome,
-});
-
 it('with two push providers, counts only the killed one as wasted, and where push-first notifications went during the outage', () => {
-  const outage = { channel: 'push' as const, provider: 'push-a', downAt: 100, upAt: 200 };
-  const views = [
-    view({ acceptedAt: 50, attempts: [send(1, 'push', 'push-a', 55, 'delivered')] }),
-    view({
-      acceptedAt: 110,
-      attempts: [send(1, 'push', 'push-a', 111, 'transient'), send(2, 'push', 'push-b', 115, 'delivered')],
-    }),
-    view({ acceptedAt: 120, attempts: [send(1, 'push', 'push-b', 121, 'delivered')] }),
-    view({
-      acceptedAt: 130,
-      attempts: [send(1, 'push', 'push-a', 131, 'transient'), send(2, 'sms', 'sms', 140, 'delivered')],
-    }),
-    view({
-      acceptedAt: 150,
-      plan: ['sms', 'push', 'email'],
-      attempts: [send(1, 'sms', 'sms', 151, 'delivered')],
-    }),
-  ];
-  const preferred = (v: { plan: readonly ('push' | 'sms' | 'email')[] }) => v.plan[0]!;
-  expect(summarize(views, 5, preferred, outage).wastedCalls).toBe(2);
-  expect(failoverFigures(views, ['push-a', 'push-b'], preferred, outage)).toEqual({
+  expect(summarize(TWO_PUSH_VIEWS, 5, preferredChannel, TWO_PUSH_OUTAGE).wastedCalls).toBe(2);
+  expect(failoverFigures(TWO_PUSH_VIEWS, TWO_PUSH_PROVIDERS, preferredChannel, TWO_PUSH_OUTAGE)).toEqual({
     providers: [
       { name: 'push-a', calls: 3, deliveries: 1, callsWhileDown: 2, deliveriesWhileDown: 0 },
       { name: 'push-b', calls: 2, deliveries: 2, callsWhileDown: 2, deliveriesWhileDown: 2 },

@@ -1,3 +1,5 @@
+import { preferredChannel, TWO_PUSH_OUTAGE, TWO_PUSH_PROVIDERS, TWO_PUSH_VIEWS } from './failover-fixture';
+import { failoverFigures } from './outcomes';
 import { formatReport, SEED_SAVED_PER_NOTIFICATION } from './report';
 import { ledgerDuplicates, pushProvidersFile, type RunResult } from './run-push-down';
 import { parseProvidersFile } from '@notify/providers';
@@ -57,15 +59,7 @@ it('prints a row per push provider, the share of push kept during the outage and
   const two = run('on', 1_250, true);
   two.failover = {
     killed: 'push-a',
-    figures: {
-      providers: [
-        { name: 'push-a', calls: 400, deliveries: 380, callsWhileDown: 12, deliveriesWhileDown: 0 },
-        { name: 'push-b', calls: 300, deliveries: 299, callsWhileDown: 290, deliveriesWhileDown: 289 },
-      ],
-      preferredDuringOutage: 300,
-      deliveredOnChannel: 297,
-      deliveredElsewhere: 3,
-    },
+    figures: failoverFigures(TWO_PUSH_VIEWS, TWO_PUSH_PROVIDERS, preferredChannel, TWO_PUSH_OUTAGE),
     breakers: { 'push-a': { openedAfterMs: 420, closedAfterMs: 310, opens: 2 }, 'push-b': { opens: 0 } },
     ledgerDeliveredKeys: 1_199,
     ledgerDuplicateKeys: 0,
@@ -73,10 +67,10 @@ it('prints a row per push provider, the share of push kept during the outage and
   };
   const text = formatReport(options, [two], 35_000);
   expect(text).toMatch(/push-a killed \(connection refused\)/);
-  expect(text).toMatch(/breaker on\s+push-a\s+400\s+380\s+12\s+12 refused\s+420\s+310\s+2/);
-  expect(text).toMatch(/breaker on\s+push-b\s+300\s+299\s+290\s+289\s+-\s+-\s+0/);
+  expect(text).toMatch(/breaker on\s+push-a\s+3\s+1\s+2\s+2 refused\s+420\s+310\s+2/);
+  expect(text).toMatch(/breaker on\s+push-b\s+2\s+2\s+2\s+2\s+-\s+-\s+0/);
   expect(text).toMatch(
-    /300 push-first notifications accepted during the outage: 297 delivered on push \(99\.0 %.*3 cascaded to SMS \/ e-mail \(297 cascades avoided\)/,
+    /3 push-first notifications accepted during the outage: 2 delivered on push \(66\.7 %.*1 cascaded to SMS \/ e-mail \(2 cascades avoided\)/,
   );
   expect(text).toMatch(/duplicates across both simulators' ledgers: 0 \(delivered keys 1,199 .* 0 key\(s\) in two ledgers/);
   // One push provider: none of it.

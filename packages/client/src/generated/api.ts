@@ -1338,8 +1338,177 @@ export type components = {
       previousState: string;
     };
   };
-  responses: never;
-  parameters: never;
+  responses: {
+    /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
+    DependencyUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description IDEMPOTENCY_CONFLICT: The same (event id, recipient id) was accepted before with a different payload.
+     *
+     *     RECIPIENT_NOT_FOUND: The request names a stored recipient (`recipient.id` only) that does not exist.
+     *
+     *     NO_DELIVERABLE_CHANNEL: The recipient has no address on any channel of its preference order.
+     */
+    IdempotencyConflictOrRecipientNotFoundOrNoDeliverableChannel: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
+    Internal: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description METHOD_NOT_ALLOWED: The route exists but refuses this method (the read-only queue board refuses every write). */
+    MethodNotAllowed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description NOT_CANCELABLE: The notification can no longer be canceled: a provider call is in flight or unsettled (`sending`), or it ended; `details` names its state. */
+    NotCancelable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
+     *
+     *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
+     */
+    ShuttingDownOrDependencyUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
+    TooManyAttempts: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description UNSUBSCRIBE_LINK_INVALID: A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured. */
+    UnsubscribeLinkInvalid: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
+    ValidationFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /**
+     * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
+     *
+     *     MALFORMED_JSON: The body is not valid JSON.
+     */
+    ValidationFailedOrMalformedJson: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+  };
+  parameters: {
+    /** @description Only notifications that made a call on this channel (any attempt, delivered or not). */
+    ListChannel: 'push' | 'sms' | 'email';
+    /** @description The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive. */
+    ListCursor: string;
+    /** @description Only this event id. */
+    ListEventId: string;
+    /** @description Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower. */
+    ListLimit: number;
+    /** @description Only this priority. */
+    ListPriority: 'urgent' | 'reminder';
+    /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
+    ListSince: string;
+    /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+    ListSkipReason: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
+    /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
+    ListStatus: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
+    /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
+    ListUntil: string;
+  };
   requestBodies: never;
   headers: never;
   pathItems: never;
@@ -1506,24 +1675,8 @@ export interface operations {
           'text/html': unknown;
         };
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description The history is disabled or does not answer (the page says so; one in flight is still found by id). */
       503: {
         headers: {
@@ -1565,24 +1718,8 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description No such notification (the search page says so). */
       404: {
         headers: {
@@ -1619,33 +1756,9 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description FORBIDDEN: The API key is valid but may not use this endpoint (admin endpoints). */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description METHOD_NOT_ALLOWED: The route exists but refuses this method (the read-only queue board refuses every write). */
-      405: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      405: components['responses']['MethodNotAllowed'];
     };
   };
   getDocs: {
@@ -1757,33 +1870,9 @@ export interface operations {
           'text/html': unknown;
         };
       };
-      /** @description UNSUBSCRIBE_LINK_INVALID: A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['UnsubscribeLinkInvalid'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['Internal'];
     };
   };
   postUToken: {
@@ -1806,33 +1895,9 @@ export interface operations {
           'text/html': unknown;
         };
       };
-      /** @description UNSUBSCRIBE_LINK_INVALID: A one-click unsubscribe link (`/u/:token`) that is tampered with, expired or signed by a secret no longer configured. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['UnsubscribeLinkInvalid'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['Internal'];
     };
   };
   getV1Categories: {
@@ -1853,24 +1918,8 @@ export interface operations {
           'application/json': components['schemas']['CategoryList'];
         };
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
     };
   };
   getV1CategoriesId: {
@@ -1893,42 +1942,10 @@ export interface operations {
           'application/json': components['schemas']['CategoryView'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   putV1CategoriesId: {
@@ -1964,55 +1981,11 @@ export interface operations {
           'application/json': components['schemas']['CategoryView'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   deleteV1CategoriesId: {
@@ -2033,67 +2006,35 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   getV1Notifications: {
     parameters: {
       query?: {
         /** @description Only notifications that made a call on this channel (any attempt, delivered or not). */
-        channel?: 'push' | 'sms' | 'email';
+        channel?: components['parameters']['ListChannel'];
         /** @description The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive. */
-        cursor?: string;
+        cursor?: components['parameters']['ListCursor'];
         /** @description Only this event id. */
-        eventId?: string;
+        eventId?: components['parameters']['ListEventId'];
         /** @description Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower. */
-        limit?: number;
+        limit?: components['parameters']['ListLimit'];
         /** @description Only this priority. */
-        priority?: 'urgent' | 'reminder';
+        priority?: components['parameters']['ListPriority'];
         /** @description Only this recipient id. */
         recipientId?: string;
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
-        since?: string;
+        since?: components['parameters']['ListSince'];
         /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
-        skipReason?: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
+        skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
-        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
+        status?: components['parameters']['ListStatus'];
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
-        until?: string;
+        until?: components['parameters']['ListUntil'];
       };
       header?: never;
       path?: never;
@@ -2110,42 +2051,10 @@ export interface operations {
           'application/json': components['schemas']['NotificationPage'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
+      503: components['responses']['DependencyUnavailable'];
     };
   };
   postV1Notifications: {
@@ -2181,83 +2090,13 @@ export interface operations {
           'application/json': components['schemas']['Accepted'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /**
-       * @description IDEMPOTENCY_CONFLICT: The same (event id, recipient id) was accepted before with a different payload.
-       *
-       *     RECIPIENT_NOT_FOUND: The request names a stored recipient (`recipient.id` only) that does not exist.
-       *
-       *     NO_DELIVERABLE_CHANNEL: The recipient has no address on any channel of its preference order.
-       */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /**
-       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
-       *
-       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
-       */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyConflictOrRecipientNotFoundOrNoDeliverableChannel'];
+      500: components['responses']['Internal'];
+      503: components['responses']['ShuttingDownOrDependencyUnavailable'];
     };
   };
   deleteV1Notifications: {
@@ -2281,46 +2120,10 @@ export interface operations {
           'application/json': components['schemas']['EventCancelResult'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /**
-       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
-       *
-       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
-       */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
+      503: components['responses']['ShuttingDownOrDependencyUnavailable'];
     };
   };
   getV1NotificationsId: {
@@ -2343,51 +2146,11 @@ export interface operations {
           'application/json': components['schemas']['NotificationView'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
+      503: components['responses']['DependencyUnavailable'];
     };
   };
   deleteV1NotificationsId: {
@@ -2410,64 +2173,12 @@ export interface operations {
           'application/json': components['schemas']['Canceled'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_CANCELABLE: The notification can no longer be canceled: a provider call is in flight or unsettled (`sending`), or it ended; `details` names its state. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /**
-       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
-       *
-       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
-       */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['NotCancelable'];
+      500: components['responses']['Internal'];
+      503: components['responses']['ShuttingDownOrDependencyUnavailable'];
     };
   };
   postV1NotificationsBatch: {
@@ -2492,68 +2203,12 @@ export interface operations {
           'application/json': components['schemas']['BatchResult'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /**
-       * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
-       *
-       *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
-       */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
+      503: components['responses']['ShuttingDownOrDependencyUnavailable'];
     };
   };
   postV1ProvidersProviderEvents: {
@@ -2589,64 +2244,12 @@ export interface operations {
           'application/json': components['schemas']['ProviderEventResult'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   getV1RecipientsId: {
@@ -2669,42 +2272,10 @@ export interface operations {
           'application/json': components['schemas']['Recipient'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   putV1RecipientsId: {
@@ -2740,55 +2311,11 @@ export interface operations {
           'application/json': components['schemas']['Recipient'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   deleteV1RecipientsId: {
@@ -2809,65 +2336,33 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   getV1RecipientsIdNotifications: {
     parameters: {
       query?: {
         /** @description Only notifications that made a call on this channel (any attempt, delivered or not). */
-        channel?: 'push' | 'sms' | 'email';
+        channel?: components['parameters']['ListChannel'];
         /** @description The `nextCursor` of the previous page (opaque); pages stay stable while newer notifications arrive. */
-        cursor?: string;
+        cursor?: components['parameters']['ListCursor'];
         /** @description Only this event id. */
-        eventId?: string;
+        eventId?: components['parameters']['ListEventId'];
         /** @description Items per page: 1 to HISTORY_MAX_LIST_LIMIT (default 100); default 50 or that maximum if lower. */
-        limit?: number;
+        limit?: components['parameters']['ListLimit'];
         /** @description Only this priority. */
-        priority?: 'urgent' | 'reminder';
+        priority?: components['parameters']['ListPriority'];
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
-        since?: string;
+        since?: components['parameters']['ListSince'];
         /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
-        skipReason?: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
+        skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
-        status?: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
+        status?: components['parameters']['ListStatus'];
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
-        until?: string;
+        until?: components['parameters']['ListUntil'];
       };
       header?: never;
       path: {
@@ -2886,42 +2381,10 @@ export interface operations {
           'application/json': components['schemas']['NotificationPage'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
+      503: components['responses']['DependencyUnavailable'];
     };
   };
   getV1RecipientsIdPreferences: {
@@ -2944,42 +2407,10 @@ export interface operations {
           'application/json': components['schemas']['Preferences'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   putV1RecipientsIdPreferences: {
@@ -3006,55 +2437,11 @@ export interface operations {
           'application/json': components['schemas']['Preferences'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   deleteV1RecipientsIdSuppressionsChannel: {
@@ -3076,42 +2463,10 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   getV1Suppressions: {
@@ -3139,33 +2494,9 @@ export interface operations {
           'application/json': components['schemas']['SuppressionPage'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
     };
   };
   postV1Suppressions: {
@@ -3199,55 +2530,11 @@ export interface operations {
           'application/json': components['schemas']['Suppression'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   deleteV1SuppressionsRecipientIdChannel: {
@@ -3269,42 +2556,10 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   getV1TrackingShipmentId: {
@@ -3336,15 +2591,7 @@ export interface operations {
           'application/json': components['schemas']['TrackingError'];
         };
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
       /** @description DEPENDENCY_FAILED: a store answered an error; `step` names it. */
       502: {
         headers: {
@@ -3392,24 +2639,8 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointList'];
         };
       };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
     };
   };
   postV1Webhooks: {
@@ -3436,55 +2667,11 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointCreated'];
         };
       };
-      /**
-       * @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason.
-       *
-       *     MALFORMED_JSON: The body is not valid JSON.
-       */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: The body exceeds the configured limit. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: The body must be `application/json`. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
     };
   };
   getV1WebhooksId: {
@@ -3507,42 +2694,10 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   deleteV1WebhooksId: {
@@ -3563,42 +2718,10 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   getV1WebhooksIdDeliveries: {
@@ -3621,42 +2744,10 @@ export interface operations {
           'application/json': components['schemas']['WebhookDeliveryList'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   postV1WebhooksIdDeliveriesEventIdRetry: {
@@ -3680,42 +2771,10 @@ export interface operations {
           'application/json': components['schemas']['WebhookRetry'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
   postV1WebhooksIdRotateSecret: {
@@ -3738,42 +2797,10 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointCreated'];
         };
       };
-      /** @description VALIDATION_FAILED: The request body, a path parameter or a query field is invalid; `details` lists each field and reason. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNAUTHORIZED: Missing or unknown API key (`Authorization: Bearer <key>`). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: No such notification, recipient or route for this tenant. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL: An unexpected fault; retry with the same event id (idempotent). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
     };
   };
 }

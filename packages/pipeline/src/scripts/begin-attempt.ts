@@ -1,5 +1,6 @@
-import { idempotencyBucketPrefix, idempotencyMetaKey, notificationKey, pendingIntakeKey, suppressionKey, type Channel } from '@notify/core';
+import { idempotencyBucketPrefix, idempotencyMetaKey, pendingIntakeKey, type Channel } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
+import { attemptKeys } from './attempt-keys';
 import { decodeReply, text } from './script-reply';
 
 /** begin-attempt-4.lua's return codes (its header lists the same). */
@@ -41,8 +42,7 @@ export type BeginAttemptReply =
 /** `partition`: the id's partition (set by loadScripts). */
 export async function callBeginAttempt(command: LuaCommand, a: BeginAttemptArgs, partition = 0): Promise<BeginAttemptReply> {
   const reply = await command(
-    notificationKey(a.id, partition),
-    suppressionKey(a.rh, a.channel, partition),
+    ...attemptKeys(a, partition),
     pendingIntakeKey(partition),
     idempotencyMetaKey(partition),
     a.step,

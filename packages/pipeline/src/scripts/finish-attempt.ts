@@ -1,15 +1,14 @@
 import {
   archiveQueueKey,
-  notificationKey,
   pendingIntakeKey,
   suppressionIndexMember,
   suppressionIndexPrefix,
-  suppressionKey,
   type Channel,
   type RecordedOutcome,
   type SuppressionReason,
 } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
+import { attemptKeys } from './attempt-keys';
 import { decodeReply } from './script-reply';
 
 /** finish-attempt-4.lua's return codes (its header lists the same). */
@@ -40,8 +39,7 @@ export type FinishAttemptReply = { code: 'recorded'; acceptedAt: number; calls: 
 /** `archive`: history is on, so a delivery puts the record on the archive queue; `partition`: the id's (both set by loadScripts). */
 export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArgs, archive: boolean, partition = 0): Promise<FinishAttemptReply> {
   const reply = await command(
-    notificationKey(a.id, partition),
-    suppressionKey(a.rh, a.channel, partition),
+    ...attemptKeys(a, partition),
     archiveQueueKey(partition),
     pendingIntakeKey(partition),
     a.step,

@@ -6,6 +6,7 @@ import { createBreakerGate, type BreakerConfig, type BreakerGate, type ChannelGa
 import { createRedis, waitUntilReady } from '@notify/runtime';
 import { startPrivateRedis, type PrivateRedis, type PrivateRedisOptions } from '../services/private-redis';
 import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
+import { ANY_FREE_SIMULATOR_PORTS, simulatorPortsEnv } from './simulator-ports';
 import { cascadeTimeEnv } from './time-scale';
 
 type Env = Record<string, string>;
@@ -111,11 +112,7 @@ export async function startInProcessPlatform<S extends RunningSimulatorsPart, A 
   };
   try {
     const sims = await parts.startSimulators({
-      SIM_CONTROL_PORT: '0',
-      SIM_PUSH_PORT: '0',
-      SIM_SMS_PORT: '0',
-      SIM_EMAIL_PORT: '0',
-      TRACKING_STORES_PORT: '0',
+      ...simulatorPortsEnv(ANY_FREE_SIMULATOR_PORTS),
       SIM_LATENCY_MS: '5',
       LOG_LEVEL: 'silent',
       ...options.simEnv,

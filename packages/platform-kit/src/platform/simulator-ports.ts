@@ -25,6 +25,9 @@ export async function freeSimulatorPorts(): Promise<SimulatorPorts> {
   return simulatorPortsOf(await freePorts(SIMULATOR_PORT_COUNT));
 }
 
+/** Every listener on a port the system picks (the simulators report theirs once up). */
+export const ANY_FREE_SIMULATOR_PORTS: SimulatorPorts = Object.freeze({ control: 0, push: 0, sms: 0, email: 0, stores: 0 });
+
 /** The env that puts a simulators process on `ports`, on loopback. */
 export function simulatorPortsEnv(ports: SimulatorPorts): Record<string, string> {
   return {

@@ -160,10 +160,20 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
    * may be taken or past 65535), both chosen again when another process takes one first.
    */
   const chosen = new Set<number>();
+  // Nodes start side by side: a port another node drew (or is drawing) is never handed out twice.
+  const unchosenPorts = async (count: number): Promise<number[]> => {
+    const picked: number[] = [];
+    while (picked.length < count) {
+      for (const p of await freePorts(count - picked.length)) {
+        if (picked.length < count && !chosen.has(p)) picked.push(p);
+        chosen.add(p);
+      }
+    }
+    return picked;
+  };
   const startNode = (i: number) =>
     retryOnPortTaken(`cluster node ${i}`, async () => {
-      const [port, busPort] = (await freePorts(2 + chosen.size)).filter((p) => !chosen.has(p)) as [number, number];
-      chosen.add(port).add(busPort);
+      const [port, busPort] = (await unchosenPorts(2)) as [number, number];
       const dataDir = join(root, `node-${i}`);
       // A failed attempt may have written its nodes.conf: the node starts from an empty directory.
       rmSync(dataDir, { recursive: true, force: true });

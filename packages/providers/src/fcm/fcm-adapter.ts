@@ -1,9 +1,10 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { Agent, request as undiciRequest } from 'undici';
+import { request as undiciRequest, type Agent } from 'undici';
 import type { PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { postWithin } from '../http-post';
+import { providerAgent } from '../provider-agent';
 import { classifyHttpFailure, parseJsonObject } from '../network-failure';
 import { classifyFcmError, classifyTokenAnswer, type Classified } from './fcm-errors';
 import { FCM_SCOPE, fcmProviderConfigSchema, loadServiceAccount, type FcmProviderConfig, type FcmProviderConfigInput, type ServiceAccount } from './config';
@@ -67,13 +68,7 @@ export class FcmAdapter implements ProviderAdapter {
     this.#tokenUrl = c.tokenUrl ?? this.#account.token_uri;
     this.#sendUrl = `${c.apiBaseUrl.replace(/\/+$/, '')}/v1/projects/${encodeURIComponent(this.#account.project_id)}/messages:send`;
     this.#now = options.now ?? Date.now;
-    this.#agent = new Agent({
-      connections: c.connections,
-      keepAliveTimeout: 30_000,
-      headersTimeout: c.timeouts.requestMs,
-      bodyTimeout: c.timeouts.requestMs,
-      connect: { timeout: c.timeouts.connectMs },
-    });
+    this.#agent = providerAgent(c);
   }
 
   async send(request: SendRequest): Promise<SendResult> {

@@ -1,9 +1,10 @@
 import { rootCertificates } from 'node:tls';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import webPush from 'web-push';
 import { PUSH_PAYLOAD_LIMIT_BYTES, WEB_PUSH_RECORD_BYTES, classifyProviderStatus, type Priority, type PushPayload } from '@notify/core';
 import { elapsedMs, type ProviderAdapter, type ProviderCapabilities, type SendRequest, type SendResult } from '../adapter';
 import { postWithin } from '../http-post';
+import { providerAgent } from '../provider-agent';
 import { parseJsonObject } from '../network-failure';
 import { isPushSubscription, providerAddress } from '../push-address';
 import { scrubPushText } from '../push-text';
@@ -60,14 +61,8 @@ export class WebPushAdapter implements ProviderAdapter {
     const c = webPushProviderConfigSchema.parse(config);
     this.#config = c;
     this.name = c.name;
-    this.#agent = new Agent({
-      connections: c.connections,
-      keepAliveTimeout: 30_000,
-      headersTimeout: c.timeouts.requestMs,
-      bodyTimeout: c.timeouts.requestMs,
-      // An extra CA is added to the system's (Node's `ca` alone would replace them).
-      connect: { timeout: c.timeouts.connectMs, rejectUnauthorized: c.tls.rejectUnauthorized, ...(c.tls.ca ? { ca: [...rootCertificates, c.tls.ca] } : {}) },
-    });
+    // An extra CA is added to the system's (Node's `ca` alone would replace them).
+    this.#agent = providerAgent(c, { rejectUnauthorized: c.tls.rejectUnauthorized, ...(c.tls.ca ? { ca: [...rootCertificates, c.tls.ca] } : {}) });
   }
 
   /** TTL (seconds) and Urgency for a priority (see DEFAULT_WEB_PUSH_DELIVERY). */
