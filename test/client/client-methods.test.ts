@@ -139,3 +139,25 @@ it('categories and preferences: put, get, list, delete; an opted-out channel is 
   await expect(client.categories.delete('client-news')).resolves.toBeUndefined();
   await expect(client.categories.get('client-news')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
+
+it('suppressions: add, list (paged, by channel), remove; the opted-out skip is found by skipReason', async () => {
+  await expect(client.suppressions.add({ recipientId: 'client-sup-1', channel: 'email', reason: 'manual' })).resolves.toMatchObject({ reason: 'manual' });
+  await client.suppressions.add({ recipientId: 'client-sup-2', channel: 'email', reason: 'bounce', ttlSeconds: 600 });
+  const listed: string[] = [];
+  for await (const s of client.suppressions.list({ channel: 'email', limit: 1 })) listed.push(s.recipientId ?? '');
+  expect(listed).toEqual(expect.arrayContaining(['client-sup-1', 'client-sup-2']));
+  await expect(client.suppressions.remove('client-sup-1', 'email')).resolves.toBeUndefined();
+  await expect(client.suppressions.remove('client-sup-1', 'email')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  // The opted-out notification of the test above, once archived.
+  const skipped = await waitFor(
+    'the opted-out notification in the history',
+    async () => {
+      const found: string[] = [];
+      for await (const n of client.list({ skipReason: 'opted-out' })) found.push(n.eventId);
+      return found.length > 0 ? found : undefined;
+    },
+    30_000,
+    200,
+  );
+  expect(skipped).toEqual(['client-prefs-40']);
+});

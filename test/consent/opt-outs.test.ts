@@ -2,6 +2,7 @@ import request from 'supertest';
 import { waitFor } from '@notify/platform-kit';
 import { readViews, waitAllTerminal } from '../harness/notification-poll';
 import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { notifyInCategory } from './category-notification';
 
 /**
  * Categories and opt-outs through the real pipeline (api → Redis → worker → simulators): the
@@ -25,14 +26,7 @@ afterAll(async () => {
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const api = () => request(platform.api.url);
 
-async function notify(eventId: string, recipient: object, category?: string) {
-  const res = await api()
-    .post('/v1/notifications')
-    .set(auth)
-    .send({ eventId, priority: 'urgent', recipient, content: { title: 't', body: 'b' }, ...(category ? { category } : {}) });
-  expect(res.status).toBe(202);
-  return res.body.id as string;
-}
+const notify = (eventId: string, recipient: object, category?: string) => notifyInCategory(platform.api.url, TEST_API_KEY, eventId, recipient, category);
 
 const terminal = async (id: string) => (await waitAllTerminal(platform.redis.url, [id], 20_000))[0]!;
 

@@ -183,6 +183,18 @@ it('provider events and the suppression lift answer what the document says', asy
   expect((await call('delete', '/v1/recipients/{id}/suppressions/{channel}', '/v1/recipients/r-1/suppressions/fax')).status).toBe(400);
 });
 
+it('the suppression list answers what the document says', async () => {
+  const body = { recipientId: 'r-listed', channel: 'email', reason: 'manual' };
+  expect((await call('post', '/v1/suppressions', '/v1/suppressions', { body })).status).toBe(201);
+  expect((await call('post', '/v1/suppressions', '/v1/suppressions', { body: { ...body, ttlSeconds: 60 } })).status).toBe(200);
+  expect((await call('post', '/v1/suppressions', '/v1/suppressions', { body: { ...body, reason: 'bored' } })).status).toBe(400);
+  expect((await call('get', '/v1/suppressions', '/v1/suppressions?limit=1')).body?.items).toEqual([expect.objectContaining({ recipientId: 'r-listed' })]);
+  expect((await call('get', '/v1/suppressions', '/v1/suppressions?cursor=x')).status).toBe(400);
+  expect((await call('delete', '/v1/suppressions/{recipientId}/{channel}', '/v1/suppressions/r-listed/email')).status).toBe(204);
+  expect((await call('delete', '/v1/suppressions/{recipientId}/{channel}', '/v1/suppressions/r-listed/email')).status).toBe(404);
+  expect((await call('delete', '/v1/suppressions/{recipientId}/{channel}', '/v1/suppressions/r-listed/fax')).status).toBe(400);
+});
+
 it('categories, preferences and the unsubscribe links answer what the document says', async () => {
   expect((await call('put', '/v1/categories/{id}', '/v1/categories/campaigns', { body: { name: 'Campaigns' } })).status).toBe(201);
   expect((await call('put', '/v1/categories/{id}', '/v1/categories/campaigns', { body: { name: 'Campaigns', channels: ['email'] } })).status).toBe(200);

@@ -110,6 +110,10 @@ it('a hard bounce 10 minutes (scaled) after archival: the history row is bounced
   const next = await deliver('late-bounce-user', ['email', 'sms']);
   expect(next).toMatchObject({ status: 'delivered', deliveredChannel: 'sms' });
   expect(next.skips).toEqual([expect.objectContaining({ channel: 'email', reason: 'suppressed' })]);
+  // The tenant's suppression list shows it, with its reason.
+  expect((await api().get('/v1/suppressions?channel=email')).body.items).toEqual([
+    expect.objectContaining({ recipientId: 'late-bounce-user', channel: 'email', reason: 'bounce' }),
+  ]);
 
   // The same event again is one change; through another provider's path it finds nothing of that provider.
   expect((await events('email', EMAIL_SECRET).send(bounce)).body).toEqual({ status: 'duplicate', notificationId: sent.id });

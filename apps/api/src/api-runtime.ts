@@ -9,6 +9,7 @@ import {
   ReceiptService,
   RecipientStore,
   ReplicaWaiter,
+  SuppressionStore,
   NO_COALESCING,
   createBreakerGate,
   createConsentServices,
@@ -131,6 +132,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
     history,
     maxListLimit: config.history.maxListLimit,
     webhooks: { service: webhooks, config: config.webhooks },
+    suppressions: { store: new SuppressionStore(redis, config.partitions), defaultTtlSeconds: config.providerEvents.suppressionTtlSeconds },
     cancel: { scripts, metrics, events: webhooks.publisher.stepEvents() },
     consent: {
       settings: consent.settings,

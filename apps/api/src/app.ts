@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { NotifyError } from '@notify/core';
 import type { UnsubscribeSecret } from '@notify/core';
-import { listScheduled, type ConsentSettings, type IntakeService, type OptOutStore, type RecipientStore } from '@notify/pipeline';
+import { listScheduled, type ConsentSettings, type IntakeService, type OptOutStore, type RecipientStore, type SuppressionStore } from '@notify/pipeline';
 import type { WebhookConfig, WebhookService } from '@notify/webhooks';
 import { createKeyring, requireAdmin, requireTenant } from './auth';
 import { documentedErrorShape, errorMiddleware, refuseOversizedBody } from './error-middleware';
@@ -19,6 +19,7 @@ import { unsubscribeRouter } from './routes/consent/unsubscribe';
 import { acceptOne, notificationsRouter, type CancelRouteDeps } from './routes/notifications';
 import { providerEventsRouter, type ProviderEventsDeps } from './routes/provider-events';
 import { recipientsRouter } from './routes/recipients';
+import { suppressionsRouter } from './routes/suppressions';
 import { webhooksRouter } from './routes/webhooks';
 
 export interface AppDeps {
@@ -43,6 +44,8 @@ export interface AppDeps {
   webhooks?: { service: WebhookService; config: Pick<WebhookConfig, 'maxEndpoints'> };
   /** Provider events in (`/v1/providers/:provider/events`, docs/provider-events.md) and the suppression lift; without it neither is served. */
   providerEvents?: Omit<ProviderEventsDeps, 'bodyLimit'>;
+  /** The tenant's suppression list (`/v1/suppressions`, docs/preferences.md); `defaultTtlSeconds` for an added one without `ttlSeconds`. Without it the routes are not served. */
+  suppressions?: { store: SuppressionStore; defaultTtlSeconds: number };
   /** Cancel (`DELETE /v1/notifications/...`); without it the routes are not served. */
   cancel?: CancelRouteDeps;
   /** Categories, preferences and the one-click unsubscribe links (docs/preferences.md); without it none is served. */
@@ -100,6 +103,7 @@ export function createApp(deps: AppDeps): Express {
       scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f),
     }),
   );
+  if (deps.suppressions) app.use('/v1/suppressions', tenant, json, suppressionsRouter(deps.suppressions));
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
   for (const extra of deps.routers ?? []) {
     if (extra.auth === 'tenant') app.use(extra.path, tenant, extra.router);

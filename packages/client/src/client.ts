@@ -19,6 +19,10 @@ import {
   type Recipient,
   type RecipientListQuery,
   type RecipientProfile,
+  type Suppression,
+  type SuppressionListQuery,
+  type SuppressionPage,
+  type SuppressionRequest,
   type WebhookDeliveryList,
   type WebhookEndpoint,
   type WebhookEndpointCreated,
@@ -69,16 +73,20 @@ export function createNotifyClient(options: NotifyClientOptions) {
   const read = <T>(path: string, query?: Call['query'], callOptions?: CallOptions) =>
     call<T>({ method: 'GET', path, query, idempotent: true, signal: callOptions?.signal });
 
-  async function* pages<T extends Record<string, string | number | undefined>>(path: string, query: T | undefined, callOptions?: CallOptions) {
+  async function* pages<P extends { items: unknown[]; nextCursor?: string } = NotificationPage>(
+    path: string,
+    query: Record<string, string | number | undefined> | undefined,
+    callOptions?: CallOptions,
+  ): AsyncGenerator<P> {
     let cursor: string | undefined;
     do {
-      const page = await read<NotificationPage>(path, { ...query, cursor }, callOptions);
+      const page = await read<P>(path, { ...query, cursor }, callOptions);
       yield page;
       cursor = page.nextCursor;
     } while (cursor !== undefined);
   }
-  async function* items(source: AsyncGenerator<NotificationPage>) {
-    for await (const page of source) yield* page.items;
+  async function* items<P extends { items: unknown[] }>(source: AsyncGenerator<P>): AsyncGenerator<P['items'][number]> {
+    for await (const page of source) yield* page.items as P['items'][number][];
   }
   const get = (id: string, callOptions?: CallOptions) => read<NotificationView>(`/v1/notifications/${segment(id)}`, undefined, callOptions);
 
@@ -142,6 +150,21 @@ export function createNotifyClient(options: NotifyClientOptions) {
       list: (callOptions?: CallOptions) => read<CategoryList>('/v1/categories', undefined, callOptions),
       delete: (id: string, callOptions?: CallOptions) =>
         call<undefined>({ method: 'DELETE', path: `/v1/categories/${segment(id)}`, idempotent: true, signal: callOptions?.signal }),
+    },
+    suppressions: {
+      /** `GET /v1/suppressions`: every suppressed (recipient, channel) of this tenant, with its reason and expiry, page after page. */
+      list: (query?: SuppressionListQuery, callOptions?: CallOptions) => items(pages<SuppressionPage>('/v1/suppressions', query, callOptions)),
+      /** `POST /v1/suppressions`: suppress a recipient's channel (again: a new reason and expiry). */
+      add: (suppression: SuppressionRequest, callOptions?: CallOptions) =>
+        call<Suppression>({ method: 'POST', path: '/v1/suppressions', body: suppression, idempotent: true, signal: callOptions?.signal }),
+      /** `DELETE /v1/suppressions/{recipientId}/{channel}`: lift one before it expires. */
+      remove: (recipientId: string, channel: Suppression['channel'], callOptions?: CallOptions) =>
+        call<undefined>({
+          method: 'DELETE',
+          path: `/v1/suppressions/${segment(recipientId)}/${segment(channel)}`,
+          idempotent: true,
+          signal: callOptions?.signal,
+        }),
     },
     webhooks: {
       /** `POST /v1/webhooks`: the signing secret is in this answer only. Not retried once it may have reached the api. */

@@ -15,6 +15,9 @@ export type CategoryView = Schemas['CategoryView'];
 export type CategoryList = Schemas['CategoryList'];
 export type OptOutPreferences = Schemas['OptOutPreferences'];
 export type Preferences = Schemas['Preferences'];
+export type SuppressionRequest = Schemas['SuppressionRequest'];
+export type Suppression = Schemas['Suppression'];
+export type SuppressionPage = Schemas['SuppressionPage'];
 export type WebhookEndpointRequest = Schemas['WebhookEndpointRequest'];
 export type WebhookEndpointCreated = Schemas['WebhookEndpointCreated'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
@@ -42,6 +45,9 @@ export type RouteQuery<P extends keyof paths, M extends keyof paths[P]> =
 export type ListQuery = Omit<RouteQuery<'/v1/notifications', 'get'>, 'cursor'>;
 /** The filters of `GET /v1/recipients/{id}/notifications`. */
 export type RecipientListQuery = Omit<RouteQuery<'/v1/recipients/{id}/notifications', 'get'>, 'cursor'>;
+
+/** The filters of `GET /v1/suppressions`. */
+export type SuppressionListQuery = Omit<RouteQuery<'/v1/suppressions', 'get'>, 'cursor'>;
 
 /** What `DELETE /v1/notifications/{id}` answers (its generated type once the document has the route). */
 export type Cancellation = RouteAnswer<'/v1/notifications/{id}', 'delete', NotificationView>;

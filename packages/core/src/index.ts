@@ -18,6 +18,7 @@ export * from './formatting/email';
 export * from './formatting/render';
 export * from './random';
 export * from './consent';
+export * from './suppressions';
 export * from './unsubscribe-token';
 export * from './time/zoned-time';
 export * from './time/quiet-hours';

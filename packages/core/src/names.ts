@@ -49,6 +49,17 @@ export function suppressionKey(tenantRecipientHash: string, channel: Channel, pa
   return `${partitionTag(partition)}:s:${tenantRecipientHash}:${channel}`;
 }
 
+/**
+ * The prefix of the suppression index: `<tag>:si:<sha1 hex of the tenant>` is a sorted set of
+ * the tenant's suppressions in this partition, member `<recipient hash>:<channel>`, score its
+ * expiry (ms). Written with the suppression, in the same script or transaction (the scripts
+ * build the key from the record's tenant with Lua's sha1hex); suppressionIndexKey is the same
+ * name from TypeScript.
+ */
+export function suppressionIndexPrefix(partition = 0): string {
+  return `${partitionTag(partition)}:si:`;
+}
+
 /** The hash tag of the breakers: one script reads every provider's state at once, so they share a slot. */
 export const BREAKER_TAG = '{notify:breaker}';
 

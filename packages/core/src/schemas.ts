@@ -11,6 +11,9 @@ import { EMAIL_MESSAGE_LIMIT_BYTES, ID_PATTERN, LIMITS, PHONE_PATTERN, PUSH_PAYL
 const identifier = (max: number) =>
   z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).regex(ID_PATTERN, 'may contain only letters, digits and . _ : @ - /');
 
+/** A recipient id as a tenant gives it (body fields; path ids are checked by the routes). */
+export const recipientIdSchema = identifier(LIMITS.recipientIdLength);
+
 /** A Web Push subscription's endpoint URL (push services issue a few hundred characters). */
 const PUSH_ENDPOINT_LENGTH = 2_048;
 

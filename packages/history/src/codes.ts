@@ -4,9 +4,11 @@ import {
   EXPIRED_REASON,
   NOTIFICATION_STATUSES,
   PRIORITIES,
+  SKIP_REASONS,
   type Channel,
   type NotificationStatus,
   type Priority,
+  type SkipReason,
 } from '@notify/core';
 
 /**
@@ -79,4 +81,17 @@ export function decodePlan(packed: number): Channel[] {
 /** Bit per channel, for the `channel` filter (a channel with at least one attempt). */
 export function channelBit(channel: Channel): number {
   return 1 << (channelCodes.code(channel) - 1);
+}
+
+/**
+ * The `channels` column's high byte: a bit per skip reason the notification has at least one
+ * skip of (the `skipReason` filter), bit SKIP_BITS_FROM + its position in SKIP_REASONS. The low
+ * bits stay the channels with an attempt; sharing the column costs no byte per row.
+ */
+export const SKIP_BITS_FROM = 8;
+
+export function skipReasonBit(reason: SkipReason): number {
+  const i = SKIP_REASONS.indexOf(reason);
+  if (i < 0 || SKIP_BITS_FROM + i > 14) throw new Error(`no history bit for the skip reason ${JSON.stringify(reason)}`);
+  return 1 << (SKIP_BITS_FROM + i);
 }

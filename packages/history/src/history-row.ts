@@ -11,7 +11,7 @@ export interface HistoryRow {
   /** 0 when none. */
   deliveredChannel: number;
   plan: number;
-  /** Bit per channel with at least one attempt (the `channel` filter). */
+  /** Bit per channel with at least one attempt (the `channel` filter); the high byte: a bit per skip reason (`skipReason`, codes.ts). */
   channels: number;
   reason: number;
   id: string;

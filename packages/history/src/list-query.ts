@@ -1,4 +1,4 @@
-import { channelBit, priorityCodes, statusCodes } from './codes';
+import { channelBit, priorityCodes, SKIP_BITS_FROM, skipReasonBit, statusCodes } from './codes';
 import type { ListKey } from './cursor';
 import type { ListFilter } from './types';
 
@@ -38,6 +38,8 @@ export function listQuery(
   if (filter.status !== undefined) where.push(`status = ${statusCodes.code(filter.status)}`);
   if (filter.priority !== undefined) where.push(`priority = ${priorityCodes.code(filter.priority)}`);
   if (filter.channel !== undefined) where.push(`channels & ${channelBit(filter.channel)} <> 0`);
+  // The first bound proves the partial index history_skipped (0002 migration): skips are rare.
+  if (filter.skipReason !== undefined) where.push(`channels >= ${1 << SKIP_BITS_FROM}`, `channels & ${skipReasonBit(filter.skipReason)} <> 0`);
   if (filter.since !== undefined) where.push(`accepted_at >= timestamptz 'epoch' + ${p(filter.since)}::float8 * interval '1 millisecond'`);
   if (filter.until !== undefined) where.push(`accepted_at < timestamptz 'epoch' + ${p(filter.until)}::float8 * interval '1 millisecond'`);
   if (after) {

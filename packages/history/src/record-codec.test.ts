@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { CANCELED_REASON, CHANNELS, EXPIRED_REASON, PRIORITIES, RECEIPT_KINDS, RECORDED_OUTCOMES, SKIP_REASONS, TERMINAL_STATUSES } from '@notify/core';
+import { channelBit, SKIP_BITS_FROM, skipReasonBit } from './codes';
 import { fromRowWithHashes, toRow } from './record-codec';
 import type { HistoryRecord } from './types';
 
@@ -66,6 +67,19 @@ describe('record codec', () => {
         expect(fromRowWithHashes(toRow(r, 7))).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test('the channels column holds a bit per attempted channel, and in its high byte a bit per skip reason present', () => {
+    fc.assert(
+      fc.property(record, (r) => {
+        const { channels } = toRow(r, 7);
+        for (const c of CHANNELS) expect((channels & channelBit(c)) !== 0).toBe(r.attempts.some((a) => a.channel === c));
+        for (const reason of SKIP_REASONS) expect((channels & skipReasonBit(reason)) !== 0).toBe(r.skips.some((s) => s.reason === reason));
+        expect(channels >= 1 << SKIP_BITS_FROM).toBe(r.skips.length > 0);
+        expect(channels).toBeLessThanOrEqual(32_767);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -11,7 +11,7 @@ import {
   type SkipRecord,
 } from '@notify/core';
 import { ByteReader, ByteWriter } from './byte-writer';
-import { channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, statusCodes } from './codes';
+import { channelBit, channelCodes, decodePlan, encodePlan, knownReason, OTHER_REASON, priorityCodes, reasonCode, skipReasonBit, statusCodes } from './codes';
 import { jsonEqual } from './json-equal';
 import { HASH_BYTES, storedAddressHash, type HistoryRow } from './history-row';
 import type { HistoryRecord } from './types';
@@ -194,6 +194,11 @@ function stored(record: HistoryRecord): Omit<HistoryRecord, 'tenant'> {
   return { ...rest, addressHashes };
 }
 
+/** The skip reasons a record has at least one skip of, as the `channels` column's high bits. */
+function skipBits(skips: readonly SkipRecord[]): number {
+  return skips.reduce((m, s) => ((SKIP_REASONS as readonly string[]).includes(s.reason) ? m | skipReasonBit(s.reason) : m), 0);
+}
+
 /** A record as its row; `tenantId` from the tenants table. */
 export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
   const plan = encodePlan(record.plan);
@@ -205,7 +210,7 @@ export function toRow(record: HistoryRecord, tenantId: number): HistoryRow {
     priority: priorityCodes.code(record.priority),
     deliveredChannel: record.deliveredChannel ? channelCodes.code(record.deliveredChannel) : 0,
     plan: plan ?? 0,
-    channels: record.attempts.reduce((m, a) => ((CHANNELS as readonly string[]).includes(a.channel) ? m | channelBit(a.channel) : m), 0),
+    channels: record.attempts.reduce((m, a) => ((CHANNELS as readonly string[]).includes(a.channel) ? m | channelBit(a.channel) : m), skipBits(record.skips)),
     reason: reasonCode(record.failureReason),
     id: record.id,
     recipientId: record.recipientId,

@@ -1,4 +1,4 @@
-import type { Channel, NotificationView, Priority, TerminalStatus } from '@notify/core';
+import type { Channel, NotificationView, Priority, SkipReason, TerminalStatus } from '@notify/core';
 
 /** A terminal notification as archived: its status view plus what only the history keeps. */
 export interface HistoryRecord extends NotificationView {
@@ -18,6 +18,8 @@ export interface ListFilter {
   priority?: Priority;
   /** A channel the notification made an external call on (any attempt), delivered or not. */
   channel?: Channel;
+  /** A notification with at least one skip of this reason (`opted-out`: a channel the recipient opted out of). */
+  skipReason?: SkipReason;
   /** ms since epoch, on acceptedAt: since inclusive, until exclusive. */
   since?: number;
   until?: number;

@@ -36,3 +36,5 @@ export * from './scheduled-list';
 export * from './tenant-limits/tenant-limit-scripts';
 export * from './tenant-limits/tenant-limit-error';
 export * from './tenant-limits/tenant-limiter';
+export * from './suppressions/suppression-store';
+export type { SuppressionFilter, SuppressionPage, SuppressionView } from './suppressions/suppression-list';

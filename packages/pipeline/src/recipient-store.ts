@@ -1,4 +1,13 @@
-import { CHANNELS, partitionOfRecipient, recipientHash, recipientKey, suppressionKey, type RecipientProfile } from '@notify/core';
+import {
+  CHANNELS,
+  partitionOfRecipient,
+  recipientHash,
+  recipientKey,
+  suppressionIndexKey,
+  suppressionIndexMember,
+  suppressionKey,
+  type RecipientProfile,
+} from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
 
 /**
@@ -14,7 +23,8 @@ export class RecipientStore {
 
   /**
    * Stores the profile and lifts the recipient's channel suppressions in the same transaction:
-   * new addresses deserve a new try (a suppression is a fact about the old address).
+   * new addresses deserve a new try (a suppression is a fact about the old address), and their
+   * entries in the tenant's suppression index.
    */
   async put(tenant: string, recipientId: string, profile: RecipientProfile): Promise<boolean> {
     const hash = recipientHash(tenant, recipientId);
@@ -23,6 +33,7 @@ export class RecipientStore {
       .multi()
       .set(recipientKey(hash, p), JSON.stringify(profile), 'GET')
       .del(...CHANNELS.map((channel) => suppressionKey(hash, channel, p)))
+      .zrem(suppressionIndexKey(tenant, p), ...CHANNELS.map((channel) => suppressionIndexMember(hash, channel)))
       .exec();
     const [error, previous] = results?.[0] ?? [];
     if (error) throw error;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { batchRequestSchema, categorySchema, notificationRequestSchema, optOutPreferencesSchema, recipientProfileSchema } from '@notify/core';
+import {
+  batchRequestSchema,
+  categorySchema,
+  notificationRequestSchema,
+  optOutPreferencesSchema,
+  recipientProfileSchema,
+  suppressionRequestSchema,
+} from '@notify/core';
 import { webhookEndpointRequestSchema } from '@notify/webhooks';
 import {
   acceptedResponseSchema,
@@ -20,6 +27,7 @@ import {
   webhookRetrySchema,
   providerEventResultSchema,
 } from './response-schemas';
+import { suppressionPageSchema, suppressionSchema } from './suppression-schemas';
 import { genericProviderEventSchema } from '../routes/provider-events/event-shapes';
 
 /** Every schema the document names, by its component name. */
@@ -52,6 +60,9 @@ export const NAMED_SCHEMAS = {
   CategoryList: z.object({ categories: z.array(categorySchema.extend({ id: z.string() })) }),
   OptOutPreferences: optOutPreferencesSchema,
   Preferences: optOutPreferencesSchema.extend({ id: z.string() }),
+  SuppressionRequest: suppressionRequestSchema,
+  Suppression: suppressionSchema,
+  SuppressionPage: suppressionPageSchema,
 } as const;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -66,6 +77,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   },
   Category: { name: 'Campaigns', required: false, channels: ['email', 'push'] },
   OptOutPreferences: { channels: { sms: false }, categories: { campaigns: { email: false } } },
+  SuppressionRequest: { recipientId: 'user-7', channel: 'email', reason: 'manual', ttlSeconds: 2_592_000 },
   RecipientProfile: {
     addresses: { sms: '+905551112233', email: 'u7@example.com' },
     preferences: ['sms', 'email'],
@@ -93,6 +105,7 @@ const FIELD_NOTES: Record<string, string> = {
   'NotificationRequest.ttlSeconds': 'Expires this many seconds after acceptance (1 to a year); instead of expiresAt. Part of the payload (idempotency).',
   'BatchRequest.notifications': 'Up to 1,000 notification requests, each judged like a single POST.',
   'RecipientProfile.addresses': 'At least one of push, sms, email.',
+  'SuppressionRequest.ttlSeconds': 'How long it holds (1 s to 10 years); default PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS (30 days).',
   'WebhookEndpointRequest.url':
     'http(s) only, at most 2,048 characters; a host that is or resolves to a private, loopback, link-local or metadata address is refused (400 naming url) unless allow-listed (WEBHOOK_ALLOWED_HOSTS).',
   'WebhookEndpointRequest.events': 'The event types to receive (attempt.failed only if listed); no repeats.',

@@ -1,4 +1,4 @@
-import { CHANNELS, PRIORITIES, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
+import { CHANNELS, PRIORITIES, SKIP_REASONS, TERMINAL_STATUSES, type ErrorCode } from '@notify/core';
 import { ID_PARAM_ERRORS, JSON_BODY_ERRORS, type Operation, type QueryParameter } from './operation';
 
 const TIME_FORMATS =
@@ -23,6 +23,13 @@ const LIST_FILTERS: readonly QueryParameter[] = [
     component: 'ListChannel',
     description: 'Only notifications that made a call on this channel (any attempt, delivered or not).',
     schema: { type: 'string', enum: [...CHANNELS] },
+  },
+  {
+    name: 'skipReason',
+    component: 'ListSkipReason',
+    description:
+      'Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled.',
+    schema: { type: 'string', enum: [...SKIP_REASONS] },
   },
   { name: 'since', component: 'ListSince', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },
   {

@@ -3,6 +3,7 @@ import { NOTIFICATION_OPERATIONS } from './notification-operations';
 import type { Operation } from './operation';
 import { OPERATOR_OPERATIONS } from './operator-operations';
 import { PROVIDER_EVENT_OPERATIONS } from './provider-event-operations';
+import { SUPPRESSION_OPERATIONS } from './suppression-operations';
 import { TRACKING_OPERATIONS } from './tracking-operations';
 import { WEBHOOK_OPERATIONS } from './webhook-operations';
 
@@ -16,6 +17,7 @@ export type { Operation, QueryParameter } from './operation';
 export const OPERATIONS: readonly Operation[] = [
   ...NOTIFICATION_OPERATIONS,
   ...CONSENT_OPERATIONS,
+  ...SUPPRESSION_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...PROVIDER_EVENT_OPERATIONS,
   ...TRACKING_OPERATIONS,

@@ -1,8 +1,8 @@
-import { CHANNELS, ID_PATTERN, LIMITS, PRIORITIES, TERMINAL_STATUSES, validationError, type FieldIssue } from '@notify/core';
+import { CHANNELS, ID_PATTERN, LIMITS, PRIORITIES, SKIP_REASONS, TERMINAL_STATUSES, validationError, type FieldIssue } from '@notify/core';
 import type { ListFilter } from '@notify/history';
 
 /** The list endpoints' query fields; any other is a 400 naming it (a typo must not widen the search). */
-export const LIST_QUERY_FIELDS = ['recipientId', 'eventId', 'status', 'priority', 'channel', 'since', 'until', 'limit', 'cursor'] as const;
+export const LIST_QUERY_FIELDS = ['recipientId', 'eventId', 'status', 'priority', 'channel', 'skipReason', 'since', 'until', 'limit', 'cursor'] as const;
 type Field = (typeof LIST_QUERY_FIELDS)[number];
 
 /** HISTORY_MAX_LIST_LIMIT's default (the config schema's), for routers built without one (tests). */
@@ -85,6 +85,11 @@ export function parseListQuery(query: Record<string, unknown>, options: { maxLim
   if (priority !== undefined) filter.priority = priority as ListFilter['priority'];
   const channel = text('channel', (v) => (CHANNELS as readonly string[]).includes(v), oneOf(CHANNELS));
   if (channel !== undefined) filter.channel = channel as ListFilter['channel'];
+  const skipReason = text('skipReason', (v) => (SKIP_REASONS as readonly string[]).includes(v), oneOf(SKIP_REASONS));
+  if (skipReason !== undefined) filter.skipReason = skipReason as ListFilter['skipReason'];
+  if (filter.skipReason !== undefined && filter.status === 'scheduled') {
+    issues.push({ field: 'skipReason', reason: 'a scheduled notification has made no step yet: leave out status=scheduled' });
+  }
   const since = text('since', (v) => parseTime(v) !== undefined, TIME_RULE);
   if (since !== undefined) filter.since = parseTime(since);
   const until = text('until', (v) => parseTime(v) !== undefined, TIME_RULE);

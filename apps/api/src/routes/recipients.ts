@@ -5,15 +5,24 @@ import type { ListFilter, ListPage } from '@notify/history';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { DEFAULT_MAX_LIST_LIMIT, parseListQuery } from './history-query';
 
-/** A recipient id from a path, or a 400 naming `id`. */
-export function recipientId(raw: unknown): string {
+/** A recipient id from a path, or a 400 naming `field`. */
+export function recipientId(raw: unknown, field = 'id'): string {
   const id = String(raw);
   if (id.length === 0 || id.length > LIMITS.recipientIdLength || !ID_PATTERN.test(id)) {
     throw new NotifyError('VALIDATION_FAILED', 'invalid recipient id', {
-      details: [{ field: 'id', reason: `must be 1-${LIMITS.recipientIdLength} characters of letters, digits and . _ : @ - /` }],
+      details: [{ field, reason: `must be 1-${LIMITS.recipientIdLength} characters of letters, digits and . _ : @ - /` }],
     });
   }
   return id;
+}
+
+/** A channel from a path, or a 400 naming `channel`. */
+export function channelParam(raw: unknown): Channel {
+  const channel = String(raw);
+  if (!(CHANNELS as readonly string[]).includes(channel)) {
+    throw new NotifyError('VALIDATION_FAILED', 'invalid channel', { details: [{ field: 'channel', reason: `must be one of ${CHANNELS.join(', ')}` }] });
+  }
+  return channel as Channel;
 }
 
 /**
@@ -73,11 +82,8 @@ export function recipientsRouter(deps: {
   // DELETE /v1/recipients/:id/suppressions/:channel — lift a suppression (a hard bounce, a complaint, a permanent error) before it expires.
   router.delete('/:id/suppressions/:channel', async (req, res) => {
     const id = recipientId(req.params.id);
-    const channel = String(req.params.channel);
-    if (!(CHANNELS as readonly string[]).includes(channel)) {
-      throw new NotifyError('VALIDATION_FAILED', 'invalid channel', { details: [{ field: 'channel', reason: `must be one of ${CHANNELS.join(', ')}` }] });
-    }
-    if (!deps.suppressions || !(await deps.suppressions.liftSuppression(res.locals.tenant as string, id, channel as Channel))) {
+    const channel = channelParam(req.params.channel);
+    if (!deps.suppressions || !(await deps.suppressions.liftSuppression(res.locals.tenant as string, id, channel))) {
       throw new NotifyError('NOT_FOUND', `no suppression of channel '${channel}' for recipient '${id}'`);
     }
     res.status(204).end();

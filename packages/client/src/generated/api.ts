@@ -417,6 +417,50 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v1/suppressions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This tenant's suppressed (recipient, channel) pairs
+     * @description What the platform does not send to until it expires or is lifted, with the reason and the time: the worker adds them (a hard bounce, a complaint, a dead address or push subscription), a tenant with POST. Recipients appear by id and hash, never by address. Expired ones are not listed.
+     */
+    get: operations['getV1Suppressions'];
+    put?: never;
+    /**
+     * Suppress a recipient's channel
+     * @description Steps on that channel are skipped (reason `suppressed`, no budget spent) until it expires. Suppressing again replaces the reason and the expiry.
+     */
+    post: operations['postV1Suppressions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions/{recipientId}/{channel}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Lift a suppression
+     * @description Like DELETE /v1/recipients/{id}/suppressions/{channel}. None (or another tenant's recipient): 404.
+     */
+    delete: operations['deleteV1SuppressionsRecipientIdChannel'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/tracking/{shipmentId}': {
     parameters: {
       query?: never;
@@ -1072,6 +1116,46 @@ export type components = {
       /** @description An IANA time zone name (Europe/Berlin, America/New_York, UTC): the zone of quietHours; unknown names are refused (400 naming timeZone). */
       timeZone?: string;
     };
+    Suppression: {
+      /** @enum {string} */
+      channel: 'push' | 'sms' | 'email';
+      /** @description When it lapses, ms since the epoch. */
+      expiresAt: number;
+      /**
+       * @description bounce: the address bounced (a hard bounce, or a permanent error naming the address); complaint: marked as spam; expired-subscription: the push service dropped the subscription; manual: added by the tenant.
+       * @enum {string}
+       */
+      reason: 'bounce' | 'complaint' | 'expired-subscription' | 'manual';
+      /** @description The recipient hash (32 hex characters), as in `recipient.opted_out` events. */
+      recipientHash: string;
+      /** @description The recipient id as the tenant gave it (absent on entries that do not hold it). */
+      recipientId?: string;
+      /** @description When it was set, ms since the epoch. */
+      suppressedAt: number;
+    };
+    SuppressionPage: {
+      /** @description Partition by partition, soonest expiry first in each. */
+      items: components['schemas']['Suppression'][];
+      /** @description Pass as `cursor` for the next page; absent on the last page. */
+      nextCursor?: string;
+    };
+    /**
+     * @example {
+     *       "recipientId": "user-7",
+     *       "channel": "email",
+     *       "reason": "manual",
+     *       "ttlSeconds": 2592000
+     *     }
+     */
+    SuppressionRequest: {
+      /** @enum {string} */
+      channel: 'push' | 'sms' | 'email';
+      /** @enum {string} */
+      reason: 'bounce' | 'complaint' | 'expired-subscription' | 'manual';
+      recipientId: string;
+      /** @description How long it holds (1 s to 10 years); default PROVIDER_EVENT_SUPPRESSION_TTL_SECONDS (30 days). */
+      ttlSeconds?: number;
+    };
     TrackingError: {
       budget?: unknown;
       error: {
@@ -1441,6 +1525,8 @@ export type components = {
     ListPriority: 'urgent' | 'reminder';
     /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
     ListSince: string;
+    /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+    ListSkipReason: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
     /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
     ListStatus: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
     /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
@@ -1966,6 +2052,8 @@ export interface operations {
         recipientId?: string;
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: components['parameters']['ListSince'];
+        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+        skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
         status?: components['parameters']['ListStatus'];
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
@@ -2305,6 +2393,8 @@ export interface operations {
         priority?: components['parameters']['ListPriority'];
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: components['parameters']['ListSince'];
+        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+        skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
         status?: components['parameters']['ListStatus'];
         /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
@@ -2397,6 +2487,99 @@ export interface operations {
       path: {
         channel: string;
         id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Lifted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['Internal'];
+    };
+  };
+  getV1Suppressions: {
+    parameters: {
+      query?: {
+        /** @description Only this channel. */
+        channel?: 'push' | 'sms' | 'email';
+        /** @description A previous page's nextCursor (anything else is a 400 naming cursor). */
+        cursor?: string;
+        /** @description Items per page: 1 to 100 (default 50). */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page; `nextCursor` when there is more. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuppressionPage'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['Internal'];
+    };
+  };
+  postV1Suppressions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SuppressionRequest'];
+      };
+    };
+    responses: {
+      /** @description Was suppressed; replaced. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Suppression'];
+        };
+      };
+      /** @description Suppressed. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Suppression'];
+        };
+      };
+      400: components['responses']['ValidationFailedOrMalformedJson'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['Internal'];
+    };
+  };
+  deleteV1SuppressionsRecipientIdChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel: string;
+        recipientId: string;
       };
       cookie?: never;
     };

@@ -16,6 +16,7 @@
   ARGV[8] event-id key TTL (s)   ARGV[9] archive (1: history on | 0)   ARGV[10] notification id
   ARGV[11] step of the attempt that carries ARGV[1]
   ARGV[12] provider the event authenticated as   ARGV[13] that provider's channel
+  ARGV[14] suppression index prefix   ARGV[15] its member (recipient hash:channel)
 
   Returns { code, detail... }
     0 applied     { 0, status after, status before, channel, suppressed (1 | 0) }
@@ -26,6 +27,7 @@
 ]]
 --- @include "is-terminal"
 --- @include "erase-addresses"
+--- @include "record-suppression"
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 4 } end
 local attemptField = 'a:' .. ARGV[11]
 local raw = redis.call('HGET', KEYS[1], attemptField)
@@ -63,7 +65,7 @@ if hard then
     redis.call('HSET', KEYS[1], 'status', after, 'reason', kind == 'bounced' and 'hard-bounce' or 'complaint')
   end
   if tonumber(ARGV[7]) > 0 then
-    redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
+    recordSuppression(KEYS[1], KEYS[2], ARGV[14], ARGV[15], kind == 'complained' and 'complaint' or 'bounce', now, ARGV[7])
     suppressed = 1
   end
 elseif kind == 'delivered' and attempt['outcome'] == 'unknown' and (before == 'unconfirmed' or before == 'retry-scheduled' or before == 'routing') then

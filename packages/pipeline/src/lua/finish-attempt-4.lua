@@ -16,6 +16,8 @@
   ARGV[9] archive (1: history on, a delivered record joins the archive queue | 0)
   ARGV[10] notification id
   ARGV[11] the provider's message id ('' or absent: none), kept on the attempt for receipts
+  ARGV[12] the suppression's reason (core's SUPPRESSION_REASONS)
+  ARGV[13] suppression index prefix   ARGV[14] its member (recipient hash:channel)
 
   Returns { code, detail... }
     0 recorded   { 0, acceptedAt, calls }
@@ -23,6 +25,7 @@
     4 missing    no record
 ]]
 --- @include "erase-addresses"
+--- @include "record-suppression"
 -- One read and one write of the record (this runs once per call at the peak): every record has
 -- its id from intake on, so a hash without one is no record.
 local attemptField = 'a:' .. ARGV[1]
@@ -63,6 +66,6 @@ if ARGV[2] == 'delivered' then
   if ARGV[9] == '1' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[10]) end
   redis.call('ZREM', KEYS[4], ARGV[10])
 elseif ARGV[2] == 'permanent' and tonumber(ARGV[7]) > 0 then
-  redis.call('SET', KEYS[2], '1', 'EX', ARGV[7])
+  recordSuppression(KEYS[1], KEYS[2], ARGV[13], ARGV[14], ARGV[12], ARGV[5], ARGV[7])
 end
 return { 0, rec[3], calls }

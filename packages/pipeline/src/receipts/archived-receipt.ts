@@ -1,7 +1,8 @@
-import { partitionOfId, recipientHash, suppressionKey } from '@notify/core';
+import { partitionOfId } from '@notify/core';
 import type { HistoryRecord, HistoryStore } from '@notify/history';
 import type { ProviderIdentity } from '@notify/providers';
 import type { RedisClient } from '@notify/runtime';
+import { SuppressionStore } from '../suppressions/suppression-store';
 import { applyToArchived } from './archived-receipt-rules';
 import { matchAttempt, unapplied } from './attempt-match';
 import { RECEIPT_EVENT_TTL_SECONDS, receiptEventKey } from './keys';
@@ -46,8 +47,15 @@ export async function applyArchivedReceipt(
       const change = applyToArchived(record, match.attempt, event, deps.now);
       const suppressed = change.hard && deps.suppressionTtlSeconds > 0;
       if (suppressed) {
-        const rh = recipientHash(record.tenant, record.recipientId);
-        await deps.redis.set(suppressionKey(rh, match.attempt.channel, partition), '1', 'EX', deps.suppressionTtlSeconds);
+        const reason = event.kind === 'complained' ? 'complaint' : 'bounce';
+        await new SuppressionStore(deps.redis, deps.partitions).add(
+          record.tenant,
+          record.recipientId,
+          match.attempt.channel,
+          reason,
+          deps.suppressionTtlSeconds,
+          deps.now,
+        );
       }
       return {
         record: change.record,

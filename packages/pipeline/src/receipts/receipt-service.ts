@@ -3,9 +3,9 @@ import {
   archiveQueueKey,
   notificationKey,
   partitionOfId,
-  partitionOfRecipient,
   platformSettingsKey,
-  recipientHash,
+  suppressionIndexMember,
+  suppressionIndexPrefix,
   suppressionKey,
   type Channel,
   type NotificationStatus,
@@ -16,6 +16,7 @@ import type { ProviderIdentity } from '@notify/providers';
 import { defineLuaCommands, type LuaCommand } from '../lua-commands';
 import { recordAttempts, type RecordFields } from '../notification-record';
 import { decodeReply, text } from '../scripts/script-reply';
+import { SuppressionStore } from '../suppressions/suppression-store';
 import { applyArchivedReceipt, type ArchivedReceiptResult } from './archived-receipt';
 import { matchAttempt, unapplied } from './attempt-match';
 import { RECEIPT_EVENT_TTL_SECONDS, notificationIdOfMessage, receiptEventKey, receiptIndexKey } from './keys';
@@ -79,8 +80,7 @@ export class ReceiptService {
 
   /** The manual lift (`DELETE /v1/recipients/:id/suppressions/:channel`): false when (recipient, channel) was not suppressed. */
   async liftSuppression(tenant: string, recipientId: string, channel: Channel): Promise<boolean> {
-    const rh = recipientHash(tenant, recipientId);
-    return (await this.deps.redis.del(suppressionKey(rh, channel, partitionOfRecipient(rh, await this.#partitionCount())))) === 1;
+    return new SuppressionStore(this.deps.redis, await this.#partitionCount()).lift(tenant, recipientId, channel);
   }
 
   async #partitionCount(): Promise<number> {
@@ -135,6 +135,8 @@ export class ReceiptService {
       match.attempt.step,
       provider.name,
       provider.channel,
+      suppressionIndexPrefix(partition),
+      suppressionIndexMember(fields.rh ?? '', match.attempt.channel),
     );
     const { code, detail } = decodeReply('apply-receipt-4', APPLY_RECEIPT_CODES, reply);
     if (code === 'duplicate') return { result: { status: 'duplicate', notificationId: id }, mismatch: false };

@@ -1,4 +1,12 @@
-import { archiveQueueKey, pendingIntakeKey, type Channel, type RecordedOutcome } from '@notify/core';
+import {
+  archiveQueueKey,
+  pendingIntakeKey,
+  suppressionIndexMember,
+  suppressionIndexPrefix,
+  type Channel,
+  type RecordedOutcome,
+  type SuppressionReason,
+} from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { attemptKeys } from './attempt-keys';
 import { decodeReply } from './script-reply';
@@ -18,6 +26,8 @@ export interface FinishAttemptArgs {
   durationMs: number;
   /** A permanent outcome suppresses (recipient, channel) this long; 0 turns it off. */
   suppressionTtlSeconds: number;
+  /** Why a permanent outcome suppresses (default `bounce`: the address is dead). */
+  suppressionReason?: SuppressionReason;
   /** False when the step spent no budget (the request never left, or nothing was called). */
   spent: boolean;
   /** The provider's id of the message (kept on the attempt: receipts find the notification by it). */
@@ -43,6 +53,9 @@ export async function callFinishAttempt(command: LuaCommand, a: FinishAttemptArg
     archive ? 1 : 0,
     a.id,
     a.providerMessageId ?? '',
+    a.suppressionReason ?? 'bounce',
+    suppressionIndexPrefix(partition),
+    suppressionIndexMember(a.rh, a.channel),
   );
   const { code, detail } = decodeReply('finish-attempt-4', FINISH_ATTEMPT_CODES, reply);
   if (code !== 'recorded') return { code };

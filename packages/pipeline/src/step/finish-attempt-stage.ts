@@ -25,6 +25,8 @@ export const finishAttemptStage: StepStage = {
       durationMs: result.durationMs,
       // Only an answer that says the address is dead suppresses it (552 mailbox full, 413 too large: not the address).
       suppressionTtlSeconds: result.addressInvalid ? s.config.suppressionTtlSeconds : 0,
+      // A dead push address is a subscription the push service dropped; elsewhere the address bounced.
+      suppressionReason: data.channel === 'push' ? 'expired-subscription' : 'bounce',
       spent: result.sent,
       ...(result.providerMessageId ? { providerMessageId: result.providerMessageId } : {}),
     });
