@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps): Express {
       ...history,
       ...suppressions,
       ...smsIndex,
-      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f),
+      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f, deps.history?.parked),
     }),
   );
   if (deps.webhooks) app.use('/v1/webhooks', tenant, json, webhooksRouter({ webhooks: deps.webhooks.service, config: deps.webhooks.config }));
