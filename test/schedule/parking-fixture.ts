@@ -8,7 +8,9 @@ export const PARKING_TEST_ENV = { SCHEDULE_PARK_LEAD: '6', SCHEDULE_PROMOTE_LEAD
 
 /** Which of `ids` have a parked row in PostgreSQL. */
 export async function parkedRows(historyUrl: string, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await queryRows<{ id: string }>(historyUrl, "SELECT replace(id::text, '-', '') AS id FROM parked_notifications WHERE id = ANY($1::uuid[])", [ids]);
+  const rows = await queryRows<{ id: string }>(historyUrl, "SELECT replace(id::text, '-', '') AS id FROM parked_notifications WHERE id = ANY($1::uuid[])", [
+    ids,
+  ]);
   return new Set(rows.map((r) => r.id));
 }
 

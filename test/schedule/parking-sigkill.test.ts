@@ -48,7 +48,11 @@ it('loses, doubles and sends early nothing when workers are SIGKILLed while park
   const leftAtKill = await rows();
   workers.start();
 
-  const views = await waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: 'tenant-a' }, ids, 120_000);
+  const views = await waitAllArchived(
+    { redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: 'tenant-a' },
+    ids,
+    120_000,
+  );
   const ledger = await readLedger(running.platform.sims.controlUrl);
   const delivered = views.filter((v) => v.status === 'delivered').length;
   process.stdout.write(

@@ -37,7 +37,9 @@ export function startPartitionLoops(deps: {
     releasers.push(new Releaser({ redis, queues, release, partition, logger: logged, config: config.release, metrics }));
     if (parked) {
       const scripts = loadParkScripts(redis, partition);
-      parkers.push(new Parker({ redis, store: parked, scripts, partition, logger: logger.child({ component: 'parker', partition }), config: config.park, metrics }));
+      parkers.push(
+        new Parker({ redis, store: parked, scripts, partition, logger: logger.child({ component: 'parker', partition }), config: config.park, metrics }),
+      );
     }
   }
   const loops = [...sweepers, ...releasers, ...parkers];

@@ -1,4 +1,4 @@
-import { CANCELED_REASON, eventIndexKey, type NotificationStatus, type Priority } from '@notify/core';
+import { CANCELED_REASON, eventIndexKey, type NotificationStatus } from '@notify/core';
 import type { ParkedStore } from '@notify/history';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
@@ -99,7 +99,7 @@ export class CancelService {
     const now = (deps.now ?? Date.now)();
     const [outcome] = await deps.scripts.restoreParked({ mode: 'cancel', bodies: [row], tenant, now, reason: CANCELED_REASON }, row.partition);
     if (outcome !== 'restored') return this.attempt(tenant, id, false);
-    deps.metrics.canceled.inc({ priority: row.fields.priority as Priority });
+    deps.metrics.canceled.inc({ priority: row.fields.priority ?? '' });
     await this.announce(tenant, id);
     // A row left by a failure here is stale (its stub is gone): the promoter deletes it when its time comes.
     await deps.parked?.remove([id]).catch(() => undefined);
