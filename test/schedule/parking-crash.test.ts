@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import { dueIndexKey, eventIndexKey, notificationKey } from '@notify/core';
@@ -6,8 +6,8 @@ import type { ParkedStore } from '@notify/history';
 import { Parker, loadParkScripts, type ParkerConfig } from '@notify/pipeline';
 import { notificationFor } from '../fixtures/notifications';
 import { TEST_API_KEY } from '../harness/platform';
-import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
-import { PARKING_TEST_ENV, parkedRows, redisParkState } from './parking-fixture';
+import type { HistoryPlatform } from '../history/history-platform';
+import { parkedRows, redisParkState, startParkingPlatform } from './parking-fixture';
 
 /**
  * The parker dying between its steps (its process killed: the step after never runs), driven
@@ -20,14 +20,13 @@ const COUNT = 30;
 let running: HistoryPlatform;
 let redis: Redis;
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  // No worker: the only parkers are this test's.
-  running = await startHistoryPlatform('parking_crash', { workerCount: 0, env: PARKING_TEST_ENV });
-  redis = new Redis(running.platform.redis.url, { maxRetriesPerRequest: 1 });
+  ({ running, redis, stop } = await startParkingPlatform('parking_crash', { workerCount: 0 }));
 });
 afterAll(async () => {
-  redis?.disconnect();
-  await running?.stop();
+  await stop?.();
 });
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { dueIndexKey, notificationKey, parkedStubPrefix } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
+import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
 import { queryRows } from '../history/postgres-fixture';
 
 /** Short leads for tests, in seconds: parked when due more than 6 s ahead, promoted 3 s before. */
@@ -39,4 +40,24 @@ export async function waitAllParked(redis: Redis, historyUrl: string, ids: reado
     timeoutMs,
     100,
   );
+}
+
+/**
+ * The history platform of a parking test (`PARKING_TEST_ENV` under `options.env`) and a Redis
+ * client on it; `stop` ends both.
+ */
+export async function startParkingPlatform(
+  database: string,
+  options: Parameters<typeof startHistoryPlatform>[1] = {},
+): Promise<{ running: HistoryPlatform; redis: Redis; stop: () => Promise<void> }> {
+  const running = await startHistoryPlatform(database, { ...options, env: { ...PARKING_TEST_ENV, ...options.env } });
+  const redis = new Redis(running.platform.redis.url, { maxRetriesPerRequest: 1 });
+  return {
+    running,
+    redis,
+    stop: async () => {
+      redis.disconnect();
+      await running.stop();
+    },
+  };
 }

@@ -1,11 +1,11 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { readLedger, waitFor } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
 import { killableWorkers } from '../harness/app-process';
 import { postAllAccepted } from '../harness/batch-post';
 import { waitAllArchived } from '../history/archiver-fixture';
-import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
-import { PARKING_TEST_ENV, parkedRows, redisParkState } from './parking-fixture';
+import type { HistoryPlatform } from '../history/history-platform';
+import { parkedRows, redisParkState, startParkingPlatform } from './parking-fixture';
 
 /**
  * Worker processes SIGKILLed while they park and while they promote (small parker batches, so
@@ -16,16 +16,16 @@ import { PARKING_TEST_ENV, parkedRows, redisParkState } from './parking-fixture'
 const COUNT = 600;
 let running: HistoryPlatform;
 let redis: Redis;
-const workers = killableWorkers(() => ({ ...running.platform.env, ...PARKING_TEST_ENV, SCHEDULE_PARK_BATCH: '5' }));
+const workers = killableWorkers(() => ({ ...running.platform.env, SCHEDULE_PARK_BATCH: '5' }));
+
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  running = await startHistoryPlatform('parking_sigkill', { workerCount: 0 });
-  redis = new Redis(running.platform.redis.url, { maxRetriesPerRequest: 1 });
+  ({ running, redis, stop } = await startParkingPlatform('parking_sigkill', { workerCount: 0 }));
 });
 afterAll(async () => {
   await workers.killAll();
-  redis?.disconnect();
-  await running?.stop();
+  await stop?.();
 });
 
 it('loses, doubles and sends early nothing when workers are SIGKILLed while parking and while promoting', async () => {

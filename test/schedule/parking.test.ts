@@ -1,11 +1,11 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { readLedger } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
 import { TEST_API_KEY } from '../harness/platform';
 import { waitAllArchived } from '../history/archiver-fixture';
-import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
-import { PARKING_TEST_ENV, parkedRows, redisParkState, waitAllParked } from './parking-fixture';
+import type { HistoryPlatform } from '../history/history-platform';
+import { parkedRows, redisParkState, startParkingPlatform, waitAllParked } from './parking-fixture';
 
 /**
  * Far-future schedules parked in PostgreSQL (docs/scheduling.md, "Parking"), against the real
@@ -17,13 +17,13 @@ const TENANT = 'tenant-a';
 let running: HistoryPlatform;
 let redis: Redis;
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  running = await startHistoryPlatform('parking', { env: PARKING_TEST_ENV });
-  redis = new Redis(running.platform.redis.url, { maxRetriesPerRequest: 1 });
+  ({ running, redis, stop } = await startParkingPlatform('parking'));
 });
 afterAll(async () => {
-  redis?.disconnect();
-  await running?.stop();
+  await stop?.();
 });
 
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };

@@ -4,6 +4,7 @@ import type { ParkedRecord, ParkedStore } from '@notify/history';
 import type { ScheduleMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
 import type { RecordFields } from './notification-record';
+import { PeriodicPass, batchesUntilShort } from './periodic-pass';
 import type { ParkCandidate, ParkOutcome, RestoreParkedArgs } from './scripts';
 
 export interface ParkerConfig {
@@ -43,36 +44,28 @@ export interface ParkerDeps {
  * comes, never restored (the stub decides), so nothing is lost or doubled. Due-ness is Redis's clock.
  */
 export class Parker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop: PeriodicPass<{ parked: number; promoted: number }>;
 
-  constructor(private readonly deps: ParkerDeps) {}
+  constructor(private readonly deps: ParkerDeps) {
+    this.loop = new PeriodicPass({
+      intervalMs: deps.config.intervalMs,
+      pass: async () => ({ parked: await this.parkAll(), promoted: await this.promoteAll() }),
+      logger: deps.logger,
+      failure: 'parking of scheduled notifications failed; will try again',
+    });
+  }
 
   start(): void {
-    if (this.deps.config.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      void this.runPass().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'parking of scheduled notifications failed; will try again'));
-    }, this.deps.config.intervalMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** One pass: park, then promote; returns how many of each. */
-  async runPass(): Promise<{ parked: number; promoted: number }> {
-    let result = { parked: 0, promoted: 0 };
-    this.running ??= (async () => {
-      result = { parked: await this.parkAll(), promoted: await this.promoteAll() };
-    })().finally(() => {
-      this.running = undefined;
-    });
-    await this.running;
-    return result;
+  runPass(): Promise<{ parked: number; promoted: number }> {
+    return this.loop.run();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async redisNowMs(): Promise<number> {
@@ -80,14 +73,16 @@ export class Parker {
     return Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
   }
 
-  private async parkAll(): Promise<number> {
-    let total = 0;
-    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
-      const { read, parked } = await this.parkBatch();
-      total += parked;
-      if (read < this.deps.config.batch || parked === 0) break;
-    }
-    return total;
+  private parkAll(): Promise<number> {
+    return batchesUntilShort(
+      MAX_BATCHES_PER_PASS,
+      this.deps.config.batch,
+      async () => {
+        const { read, parked } = await this.parkBatch();
+        return { read, done: parked };
+      },
+      true,
+    );
   }
 
   /** Reads one batch of far-future entries, writes their bodies, parks them; the rows of the ones kept go again. */
@@ -118,14 +113,11 @@ export class Parker {
     return { read: ids.length, parked };
   }
 
-  private async promoteAll(): Promise<number> {
-    let total = 0;
-    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
+  private promoteAll(): Promise<number> {
+    return batchesUntilShort(MAX_BATCHES_PER_PASS, this.deps.config.batch, async () => {
       const { read, promoted } = await this.promoteBatch();
-      total += promoted;
-      if (read < this.deps.config.batch) break;
-    }
-    return total;
+      return { read, done: promoted };
+    });
   }
 
   /** Restores one batch of rows due within the promote lead, then deletes them (a stale one is only deleted). */
