@@ -6,7 +6,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * what the worker needs without reading it (partition, due time, the record's expiry, the
  * tenant and event id for cancel by event). A row lives for the wait only: the promoter deletes
  * it once the record is back in Redis, so the table holds the far-future schedules and no more.
- * - (partition, send_at): the promoter's "due within the lead" of one partition;
+ * - (partition, send_at): the promoter's "due within the promote lead" of one partition;
  * - (tenant, send_at, id): `GET /v1/notifications?status=scheduled`, soonest first;
  * - (tenant, event_id): cancel by event.
  */
