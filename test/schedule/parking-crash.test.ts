@@ -37,6 +37,23 @@ const killed = () => Promise.reject(new Error('the parker process was killed her
 const parker = (config: ParkerConfig, store: ParkedStore = running.store.parked) =>
   new Parker({ redis, store, scripts: loadParkScripts(redis, 0), logger: pino({ level: 'silent' }), config, partition: 0 });
 
+/** Every page of `?status=scheduled` (all share one sendAt: ordered by id), ids in order. */
+async function listAllScheduled(limit: number): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page += 1) {
+    const res = await request(running.platform.api.url)
+      .get('/v1/notifications')
+      .query({ status: 'scheduled', limit: String(limit), ...(cursor ? { cursor } : {}) })
+      .set(auth);
+    expect(res.status).toBe(200);
+    seen.push(...(res.body.items as { id: string }[]).map((v) => v.id));
+    cursor = res.body.nextCursor as string | undefined;
+    if (!cursor) break;
+  }
+  return seen;
+}
+
 async function snapshot(ids: readonly string[]) {
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.hgetall(notificationKey(id)).call('PEXPIRETIME', notificationKey(id)).zscore(dueIndexKey(), id);
@@ -66,6 +83,8 @@ it('loses and doubles nothing when the parker dies after its PostgreSQL write an
   expect((await parkedRows(running.historyUrl, ids)).size).toBe(COUNT);
   const restored = (await snapshot(ids)).filter((s) => s.due !== null).length;
   expect(restored).toBe(PROMOTE_NOW.batch);
+  // The listing pages through both halves (due index and parked rows) once each: the stale rows are skipped.
+  expect(await listAllScheduled(7)).toEqual([...ids].sort());
   // One restored record is canceled meanwhile: its stale row must not bring it back as scheduled.
   const first = ids[(await snapshot(ids)).findIndex((s) => s.due !== null)];
   expect((await request(running.platform.api.url).delete(`/v1/notifications/${first}`).set(auth)).status).toBe(200);
