@@ -5,7 +5,9 @@
  * persistence, history off). Prints the Redis bytes each scheduled notification holds while it
  * waits (used_memory delta over the count), the release lateness p50/p99 (releasedAt - sendAt,
  * Redis clock), how many were released or called early (must be 0), the rate the lanes drained
- * the burst at, and the first-try p99 of urgent notifications offered during the release.
+ * the burst at, and the first-try p99 of urgent notifications offered during the release. Then,
+ * on a second platform with the history on, the Redis bytes per parked notification
+ * (`--parked-count` reminders two days ahead, parked in PostgreSQL; 0 skips it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { Redis } from 'ioredis';
 import { dueIndexKey } from '@notify/core';
 import { ProcessGroup, makeTraffic, pollUntilTerminal, readRecordViews, runOpenLoop, startProcessPlatform } from '@notify/platform-kit';
 import { sampleUrgentFirstTry } from './pipeline/urgent-first-try';
+import { measureParkedBytes } from './schedule/parked-bytes';
 import { releaseFigures } from './schedule/release-figures';
 
 const TENANT = 'bench';
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '2' },
     'provider-latency-ms': { type: 'string', default: '20' },
     'drain-seconds': { type: 'string', default: '600' },
+    'parked-count': { type: 'string', default: '100000' },
   },
   strict: true,
 });
@@ -113,6 +117,20 @@ async function main(): Promise<void> {
     } finally {
       redis.disconnect();
       await platform.stop();
+    }
+    await group.stopAll();
+    const parkedCount = Number(values['parked-count']);
+    if (parkedCount > 0) {
+      const { parked, bytesPerParked } = await measureParkedBytes({
+        count: parkedCount,
+        aheadSeconds: 2 * 86_400,
+        inherited,
+        dataDir: join(dir, 'parked'),
+        log,
+      });
+      process.stdout.write(
+        `parked ${parked} reminders due in 2 days (history on): Redis ${Math.round(bytesPerParked)} B per parked notification (used_memory delta / count; stub in Redis, body in PostgreSQL)\n`,
+      );
     }
   } finally {
     await group.stopAll();

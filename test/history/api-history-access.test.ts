@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { isNotifyError, type NotificationView } from '@notify/core';
-import { InvalidCursorError, type HistoryStore, type ListPage } from '@notify/history';
+import { InvalidCursorError, emptyParkedStore, type HistoryStore, type ListPage } from '@notify/history';
 import { waitFor } from '@notify/platform-kit';
 import { openHistoryAccess } from '../../apps/api/src/history-access';
 
@@ -19,6 +19,7 @@ function fakeStore(overrides: Partial<HistoryStore> = {}): HistoryStore & { clos
     list: () => Promise.resolve(PAGE),
     update: () => Promise.resolve(undefined),
     maintainPartitions: () => Promise.resolve(),
+    parked: emptyParkedStore(),
     ping: () => Promise.resolve(),
     close: () => {
       store.closed = true;

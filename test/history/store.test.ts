@@ -38,7 +38,7 @@ describe('migrations', () => {
     const stores = await Promise.all([open(url), open(url), open(url), open(url)]);
     await open(url);
     const applied = await queryRows<{ name: string }>(url, 'SELECT name FROM history_migration ORDER BY name');
-    expect(applied.map((r) => r.name)).toEqual(['0001-initial', '0002-skipped-index']);
+    expect(applied.map((r) => r.name)).toEqual(['0001-initial', '0002-skipped-index', '0003-parked']);
     const now = Date.now();
     await Promise.all(stores.map((s, i) => s.insertBatch([delivered('t', `m${i}`, now)])));
     const [count] = await queryRows<{ n: string }>(url, 'SELECT count(*) AS n FROM history_notifications');

@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
       ...history,
       ...suppressions,
       ...smsIndex,
-      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f),
+      scheduled: (t, f) => listScheduled(deps.redis, deps.intake.partitions, t, f, deps.history?.parked),
     }),
   );
   if (deps.suppressions) app.use('/v1/suppressions', tenant, json, suppressionsRouter(deps.suppressions));

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { NotifyError, isNotifyError, type NotificationView } from '@notify/core';
-import { openHistoryStore, type HistoryStore, type ListFilter, type ListPage } from '@notify/history';
+import { emptyParkedStore, openHistoryStore, type HistoryStore, type ListFilter, type ListPage, type ParkedStore } from '@notify/history';
 import type { HistoryConfig } from '@notify/runtime';
 
 /**
@@ -15,6 +15,8 @@ export interface HistoryAccess {
   get(tenant: string, id: string): Promise<NotificationView | undefined>;
   /** A provider event for an archived notification (HistoryStore.update); undefined when not in the history (or disabled); throws a 503 NotifyError when it does not answer. */
   update: HistoryStore['update'];
+  /** Scheduled notifications parked in PostgreSQL (GET, cancel, `?status=scheduled`); each call bounded as the others; none when disabled. */
+  readonly parked: ParkedStore;
   /** Whether list() can answer now (for the start-up log and tests). */
   readonly state: 'disabled' | 'connecting' | 'open';
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export function disabledHistory(): HistoryAccess {
       ),
     get: () => Promise.resolve(undefined),
     update: () => Promise.resolve(undefined),
+    parked: emptyParkedStore(),
     close: () => Promise.resolve(),
   };
 }
@@ -154,6 +157,15 @@ export function openHistoryAccess(config: HistoryConfig, logger: Logger, options
     list: (tenant, filter) => call('list', (s) => s.list(tenant, filter)),
     get: (tenant, id) => call('get', (s) => s.get(tenant, id)),
     update: (id, change) => call('update', (s) => s.update(id, change)),
+    parked: {
+      put: (records) => call('parked put', (s) => s.parked.put(records)),
+      due: (partition, untilMs, limit) => call('parked due', (s) => s.parked.due(partition, untilMs, limit)),
+      get: (id) => call('parked get', (s) => s.parked.get(id)),
+      ofEvent: (tenant, eventId) => call('parked event', (s) => s.parked.ofEvent(tenant, eventId)),
+      list: (tenant, filter) => call('parked list', (s) => s.parked.list(tenant, filter)),
+      remove: (ids) => call('parked remove', (s) => s.parked.remove(ids)),
+      count: (partitions) => call('parked count', (s) => s.parked.count(partitions)),
+    },
     close: async () => {
       closed = true;
       clearTimeout(timer);

@@ -143,8 +143,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   await workers.waitUntilReady();
   webhookWorker.start();
   await webhookWorker.waitUntilReady();
-  // Per partition this process consumes: the intake sweeper, the releaser and (with history) the archiver.
-  const partitionLoops = startPartitionLoops({ redis, queues, registry, logger, config });
+  // Per partition this process consumes: the intake sweeper, the releaser, (with history) the parker and the archiver.
+  const partitionLoops = startPartitionLoops({ redis, queues, registry, logger, config, ...(historyStore ? { parked: historyStore.parked } : {}) });
   const archivers: Archiver[] = [];
   if (historyStore) {
     const backlog = async () => (await Promise.all(archivers.map((a) => a.backlog()))).reduce((sum, n) => sum + n, 0);

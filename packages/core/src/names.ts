@@ -174,3 +174,12 @@ export function dueIndexKey(partition = 0): string {
 export function eventIndexPrefix(partition = 0): string {
   return `${partitionTag(partition)}:ev:`;
 }
+
+/**
+ * The prefix of the parked stubs: `<tag>:pk:<bucket>` hashes holding, per scheduled notification
+ * parked in PostgreSQL, its id and 64 bits of its payload fingerprint (lua/includes/parked-stubs.lua).
+ * The scripts append the bucket.
+ */
+export function parkedStubPrefix(partition = 0): string {
+  return `${partitionTag(partition)}:pk:`;
+}

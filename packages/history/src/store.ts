@@ -11,6 +11,7 @@ import { createPool } from './pool';
 import { dayOf, ensurePartitions, maintain } from './partitions';
 import { fromRow, toRow, type HistoryRow } from './record-codec';
 import { updateArchivedRecord } from './record-update';
+import { createParkedStore, type ParkedStore } from './parked-store';
 import { TenantIds } from './tenant-ids';
 import type { HistoryOptions, HistoryRecord, HistoryStore, ListFilter, ListPage, RecordChange } from './types';
 
@@ -82,12 +83,14 @@ async function copyIn(client: pg.PoolClient, statement: string, payload: Buffer)
 class PgHistoryStore implements HistoryStore {
   private readonly days = new Set<number>();
   private readonly tenants: TenantIds;
+  readonly parked: ParkedStore;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: HistoryOptions,
   ) {
     this.tenants = new TenantIds(pool);
+    this.parked = createParkedStore(pool);
   }
 
   async insertBatch(records: readonly HistoryRecord[]): Promise<void> {

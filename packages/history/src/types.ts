@@ -1,4 +1,5 @@
 import type { Channel, NotificationView, Priority, SkipReason, TerminalStatus } from '@notify/core';
+import type { ParkedStore } from './parked-store';
 
 /** A terminal notification as archived: its status view plus what only the history keeps. */
 export interface HistoryRecord extends NotificationView {
@@ -47,6 +48,8 @@ export interface HistoryStore {
    * one transaction. Undefined when the history does not hold `id`.
    */
   update<T>(id: string, change: (record: HistoryRecord) => Promise<RecordChange<T>>): Promise<T | undefined>;
+  /** Scheduled notifications parked out of Redis until shortly before they are due (docs/scheduling.md). */
+  readonly parked: ParkedStore;
   /** Creates the partitions ahead (today + N days) and drops those older than the retention. */
   maintainPartitions(nowMs: number): Promise<void>;
   ping(signal?: AbortSignal): Promise<void>;

@@ -1,7 +1,7 @@
-import { openHistoryStore, type HistoryOptions, type HistoryRecord, type HistoryStore } from '@notify/history';
+import { openHistoryStore, type HistoryOptions, type HistoryRecord, type HistoryStore, type ParkedStore } from '@notify/history';
 
 /** The history store as the archiver uses it: opened on first use, and opened again after a failed open. */
-export interface LazyHistoryStore extends Pick<HistoryStore, 'insertBatch' | 'update'> {
+export interface LazyHistoryStore extends Pick<HistoryStore, 'insertBatch' | 'update' | 'parked'> {
   close(): Promise<void>;
 }
 
@@ -20,14 +20,26 @@ export function lazyHistoryStore(options: HistoryOptions, open: (o: HistoryOptio
     });
     return opening;
   };
+  const opened = async () => {
+    if (closed) throw new Error('history store closed');
+    return store();
+  };
+  const parked: ParkedStore = {
+    put: async (records) => (await opened()).parked.put(records),
+    due: async (partition, untilMs, limit) => (await opened()).parked.due(partition, untilMs, limit),
+    get: async (id) => (await opened()).parked.get(id),
+    ofEvent: async (tenant, eventId) => (await opened()).parked.ofEvent(tenant, eventId),
+    list: async (tenant, filter) => (await opened()).parked.list(tenant, filter),
+    remove: async (ids) => (await opened()).parked.remove(ids),
+    count: async (partitions) => (await opened()).parked.count(partitions),
+  };
   return {
+    parked,
     async insertBatch(records: readonly HistoryRecord[]) {
-      if (closed) throw new Error('history store closed');
-      await (await store()).insertBatch(records);
+      await (await opened()).insertBatch(records);
     },
     async update(id, change) {
-      if (closed) throw new Error('history store closed');
-      return (await store()).update(id, change);
+      return (await opened()).update(id, change);
     },
     async close() {
       closed = true;

@@ -20,6 +20,7 @@ export * from './breaker/breaker-snapshot';
 export * from './breaker/breaker-scripts';
 export * from './intake-sweeper';
 export * from './releaser';
+export * from './parker';
 export * from './archiver';
 export * from './archiver-store';
 export * from './replica-wait';

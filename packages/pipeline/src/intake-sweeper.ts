@@ -4,6 +4,7 @@ import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
 import { recordAttempts } from './notification-record';
+import { PeriodicPass, batchesUntilShort } from './periodic-pass';
 import { JOB_EXTRA_FIELDS, jobExtrasFrom } from './step-job-extras';
 
 export interface IntakeSweeperConfig {
@@ -42,48 +43,35 @@ const FIELDS = ['status', 'step', 'chan', 'kind', 'priority', 'rh', ...JOB_EXTRA
  * its pipelines stay on one node of a cluster.
  */
 export class IntakeSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly loop: PeriodicPass<number>;
 
   constructor(
     private readonly deps: { redis: RedisClient; queues: ChannelQueues; logger: Logger; config: IntakeSweeperConfig; now?: () => number; partition?: number },
-  ) {}
+  ) {
+    // Batch after batch until none is full (bounded: a pass never runs away), so finished entries never pile up.
+    this.loop = new PeriodicPass({
+      intervalMs: deps.config.intervalMs,
+      pass: () =>
+        batchesUntilShort(MAX_BATCHES_PER_PASS, deps.config.batch, async () => {
+          const { handled, reAdded } = await this.batch();
+          return { read: handled, done: reAdded };
+        }),
+      logger: deps.logger,
+      failure: 'intake sweep failed; will try again',
+    });
+  }
 
   start(): void {
-    if (this.deps.config.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(
-      () =>
-        void this.sweep().catch((error: unknown) => {
-          this.deps.logger.warn({ err: error }, 'intake sweep failed; will try again');
-        }),
-      this.deps.config.intervalMs,
-    );
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** One pass; returns how many step jobs were (re-)enqueued. */
   sweep(): Promise<number> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.loop.run();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Batch after batch until none is full (bounded: a pass never runs away), so finished entries never pile up. */
-  private async pass(): Promise<number> {
-    let total = 0;
-    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
-      const { handled, reAdded } = await this.batch();
-      total += reAdded;
-      if (handled < this.deps.config.batch) break;
-    }
-    return total;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async batch(): Promise<{ handled: number; reAdded: number }> {

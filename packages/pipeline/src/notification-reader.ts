@@ -1,5 +1,5 @@
 import { notificationKey, partitionOfId, type NotificationView } from '@notify/core';
-import type { HistoryStore } from '@notify/history';
+import type { HistoryStore, ParkedStore } from '@notify/history';
 import type { RedisClient } from '@notify/runtime';
 import { toNotificationView, type RecordFields } from './notification-record';
 
@@ -17,13 +17,24 @@ export interface NotificationLookup {
 
 /**
  * `GET /v1/notifications/:id` across the move to history: the full record in Redis first, then
- * the history store. No gap: the archiver removes a record from Redis only after the history's
- * transaction holding it committed. Without a history store (history off) it reads Redis only.
+ * the history store, then the parked scheduled ones (PostgreSQL too: a parked body is written
+ * before its Redis record goes, and deleted only once the record is back). No gap: the archiver
+ * removes a record from Redis only after the history's transaction holding it committed. Without
+ * a history store (history off) it reads Redis only.
  */
-export function createNotificationLookup(deps: { redis: RedisClient; history?: Pick<HistoryStore, 'get'>; partitions?: number }): NotificationLookup {
+export function createNotificationLookup(deps: {
+  redis: RedisClient;
+  history?: Pick<HistoryStore, 'get'> & { parked?: Pick<ParkedStore, 'get'> };
+  partitions?: number;
+}): NotificationLookup {
   return {
     async get(tenant, id) {
-      return (await readNotification(deps.redis, tenant, id, deps.partitions)) ?? (await deps.history?.get(tenant, id));
+      const found = (await readNotification(deps.redis, tenant, id, deps.partitions)) ?? (await deps.history?.get(tenant, id));
+      if (found || !deps.history?.parked) return found;
+      const parked = await deps.history.parked.get(id);
+      if (parked) return parked.tenant === tenant ? toNotificationView(parked.fields) : undefined;
+      // Promoted between the two reads (the row goes only once the record is back): Redis has it again.
+      return readNotification(deps.redis, tenant, id, deps.partitions);
     },
   };
 }

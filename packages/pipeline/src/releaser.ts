@@ -3,6 +3,7 @@ import { dueIndexKey } from '@notify/core';
 import type { ScheduleMetrics } from '@notify/metrics';
 import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
+import { PeriodicPass, batchesUntilShort } from './periodic-pass';
 import type { ReleaseDueReply } from './scripts';
 
 export interface ReleaserConfig {
@@ -25,8 +26,7 @@ const MAX_BATCHES_PER_PASS = 100;
  * removes what it takes), and a first step added twice is one step.
  */
 export class Releaser {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly loop: PeriodicPass<number>;
 
   constructor(
     private readonly deps: {
@@ -38,23 +38,22 @@ export class Releaser {
       metrics?: ScheduleMetrics;
       partition: number;
     },
-  ) {}
+  ) {
+    this.loop = new PeriodicPass({
+      intervalMs: deps.config.intervalMs,
+      pass: () => batchesUntilShort(MAX_BATCHES_PER_PASS, deps.config.batch, () => this.releaseBatch()),
+      logger: deps.logger,
+      failure: 'release of due notifications failed; will try again',
+    });
+  }
 
   start(): void {
-    if (this.deps.config.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      void this.releaseDue().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'release of due notifications failed; will try again'));
-    }, this.deps.config.intervalMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** One pass: batch after batch until none is full; returns how many were released. */
   releaseDue(): Promise<number> {
-    this.running ??= this.pass().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.loop.run();
   }
 
   /** Entries waiting in this partition's due index. */
@@ -62,29 +61,23 @@ export class Releaser {
     return this.deps.redis.zcard(dueIndexKey(this.deps.partition));
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async pass(): Promise<number> {
+  /** One script call and the first steps of what it released; `read`: index entries it took. */
+  private async releaseBatch(): Promise<{ read: number; done: number }> {
     const { config, queues, metrics } = this.deps;
-    let total = 0;
-    for (let round = 0; round < MAX_BATCHES_PER_PASS; round += 1) {
-      const reply = await this.deps.release(config.batch);
-      if (reply.released.length > 0) {
-        await queues.enqueueFirstSteps(
-          reply.released.map((r) => ({ priority: r.priority, data: { id: r.id, rh: r.rh, priority: r.priority, step: 1, channel: r.channel, ...r.extras } })),
-        );
-        for (const r of reply.released) {
-          metrics?.released.inc({ priority: r.priority });
-          metrics?.lateness.observe({ priority: r.priority }, Math.max(0, reply.now - r.sendAt) / 1000);
-        }
-        total += reply.released.length;
+    const reply = await this.deps.release(config.batch);
+    if (reply.released.length > 0) {
+      await queues.enqueueFirstSteps(
+        reply.released.map((r) => ({ priority: r.priority, data: { id: r.id, rh: r.rh, priority: r.priority, step: 1, channel: r.channel, ...r.extras } })),
+      );
+      for (const r of reply.released) {
+        metrics?.released.inc({ priority: r.priority });
+        metrics?.lateness.observe({ priority: r.priority }, Math.max(0, reply.now - r.sendAt) / 1000);
       }
-      if (reply.handled < config.batch) break;
     }
-    return total;
+    return { read: reply.handled, done: reply.released.length };
   }
 }

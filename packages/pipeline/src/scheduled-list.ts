@@ -1,4 +1,5 @@
-import { NotifyError, allPartitions, dueIndexKey, notificationKey, type NotificationView, type Priority } from '@notify/core';
+import { NotifyError, allPartitions, dueIndexKey, notificationKey, parkedStubPrefix, type NotificationView, type Priority } from '@notify/core';
+import type { ParkedStore } from '@notify/history';
 import type { RedisClient } from '@notify/runtime';
 import { toNotificationView, type RecordFields } from './notification-record';
 
@@ -33,10 +34,40 @@ function decode(cursor: string): Position {
   return { at: Number(at), id };
 }
 
+/** The bucket key and field of a parked stub (lua/includes/parked-stubs.lua: the id's first 12 bits name the bucket). */
+function parkedStub(id: string, partition: number): [string, Buffer] {
+  return [`${parkedStubPrefix(partition)}${parseInt(id.slice(0, 3), 16)}`, Buffer.from(id, 'hex')];
+}
+
+/**
+ * The tenant's parked notifications after `from`, soonest first, `limit + 1` read: only those
+ * whose stub is in Redis (a row whose stub is gone is stale: promoted or canceled since).
+ */
+async function parkedPage(redis: RedisClient, parked: Pick<ParkedStore, 'list'>, tenant: string, filter: ScheduledFilter, from: Position | undefined) {
+  const rows = await parked.list(tenant, {
+    ...(from ? { after: from } : {}),
+    ...(filter.since !== undefined ? { since: filter.since } : {}),
+    ...(filter.until !== undefined ? { until: filter.until } : {}),
+    ...(filter.recipientId !== undefined ? { recipientId: filter.recipientId } : {}),
+    ...(filter.eventId !== undefined ? { eventId: filter.eventId } : {}),
+    ...(filter.priority !== undefined ? { priority: filter.priority } : {}),
+    limit: filter.limit + 1,
+  });
+  if (rows.length === 0) return { found: [], horizon: undefined };
+  const pipeline = redis.pipeline();
+  for (const r of rows) pipeline.hexists(...parkedStub(r.id, r.partition));
+  const stubs = (await pipeline.exec()) ?? [];
+  const last = rows.at(-1);
+  // Rows beyond the last read are unknown: nothing past it can be answered on this page.
+  const horizon = rows.length > filter.limit && last ? { at: last.sendAt, id: last.id } : undefined;
+  const found = rows.filter((_, i) => stubs[i]?.[1] === 1).map((r) => ({ position: { at: r.sendAt, id: r.id }, view: toNotificationView(r.fields) }));
+  return { found, horizon };
+}
+
 /**
  * `GET /v1/notifications?status=scheduled`: this tenant's notifications waiting for their
- * `sendAt`, soonest first, read from the partitions' due indexes (the history holds finished
- * notifications only). A page reads at most `SCAN_FACTOR x limit` entries per partition, so a
+ * `sendAt`, soonest first, read from the partitions' due indexes and (history on) the parked
+ * ones in PostgreSQL (the history holds finished notifications only). A page reads at most `SCAN_FACTOR x limit` entries per partition, so a
  * tenant with few scheduled among many is answered in bounded time: the page may then be short
  * (even empty) with a `nextCursor` to go on from, never skipping one. `since`/`until` bound the
  * sendAt here (there is no acceptance order in the index). Entries due in one millisecond
@@ -47,6 +78,7 @@ export async function listScheduled(
   partitions: number,
   tenant: string,
   filter: ScheduledFilter,
+  parked?: Pick<ParkedStore, 'list'>,
 ): Promise<{ items: NotificationView[]; nextCursor?: string }> {
   const from = filter.cursor ? decode(filter.cursor) : undefined;
   if (filter.channel !== undefined) return { items: [] };
@@ -55,6 +87,7 @@ export async function listScheduled(
   const high = filter.until !== undefined ? `(${filter.until}` : '+inf';
   let horizon: Position | undefined;
   const found: { position: Position; view: NotificationView }[] = [];
+  const fromParked = parked ? parkedPage(redis, parked, tenant, filter, from) : undefined;
   await Promise.all(
     allPartitions(partitions).map(async (p) => {
       const flat = await redis.zrangebyscore(dueIndexKey(p), low, high, 'WITHSCORES', 'LIMIT', 0, scan);
@@ -78,6 +111,12 @@ export async function listScheduled(
       });
     }),
   );
+  const park = await fromParked;
+  if (park) {
+    const seen = new Set(found.map((f) => f.position.id));
+    found.push(...park.found.filter((f) => !seen.has(f.position.id)));
+    if (park.horizon && (!horizon || before(park.horizon, horizon))) horizon = park.horizon;
+  }
   const within = found.filter((f) => !horizon || !before(horizon, f.position)).sort((a, b) => (before(a.position, b.position) ? -1 : 1));
   const page = within.slice(0, filter.limit);
   // More matched than a page: go on after its last. Else everything up to the horizon is here: go on from it.

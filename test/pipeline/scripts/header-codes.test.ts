@@ -7,6 +7,8 @@ import {
   FINISH_ATTEMPT_CODES,
   FINISH_NOTIFICATION_CODES,
   INTAKE_CODES,
+  PARK_CODES,
+  RESTORE_PARKED_CODES,
   PIPELINE_LUA_DIR,
   PIPELINE_SCRIPTS,
   RELEASE_ARCHIVE_CODES,
@@ -27,6 +29,8 @@ const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'release-archive-1': RELEASE_ARCHIVE_CODES,
   'release-due-2': RELEASE_DUE_CODES,
   'cancel-notification-4': CANCEL_NOTIFICATION_CODES,
+  'park-1': PARK_CODES,
+  'restore-parked-2': RESTORE_PARKED_CODES,
 };
 
 describe.each(PIPELINE_SCRIPTS)('%s.lua', (script) => {

@@ -87,7 +87,9 @@ export function notificationsRouter(deps: {
   const history = deps.history ?? disabledHistory();
   const maxListLimit = deps.maxListLimit ?? DEFAULT_MAX_LIST_LIMIT;
   const lookup = createNotificationLookup({ redis: deps.redis, history, partitions: deps.intake.partitions });
-  const cancel = deps.cancel ? new CancelService({ redis: deps.redis, lookup, partitions: deps.intake.partitions, ...deps.cancel }) : undefined;
+  const cancel = deps.cancel
+    ? new CancelService({ redis: deps.redis, lookup, partitions: deps.intake.partitions, parked: history.parked, ...deps.cancel })
+    : undefined;
   const refuseWhileDraining = () => {
     if (deps.isDraining()) throw new NotifyError('SHUTTING_DOWN', 'this instance is shutting down; retry');
   };
@@ -116,8 +118,8 @@ export function notificationsRouter(deps: {
   router.get('/', async (req, res) => {
     const filter = parseListQuery(req.query, { maxLimit: maxListLimit });
     const tenant = res.locals.tenant as string;
-    // Scheduled ones wait in Redis (with or without the history); finished ones are in the history.
-    if (filter.status === 'scheduled') res.json(await listScheduled(deps.redis, deps.intake.partitions, tenant, filter));
+    // Scheduled ones wait in Redis (far-future ones parked in PostgreSQL with the history on); finished ones are in the history.
+    if (filter.status === 'scheduled') res.json(await listScheduled(deps.redis, deps.intake.partitions, tenant, filter, history.parked));
     else res.json(await history.list(tenant, filter));
   });
 

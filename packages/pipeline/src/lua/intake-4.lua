@@ -24,6 +24,8 @@
   ARGV[20] sendAt (ms; 0 = none): ahead of Redis's clock = scheduled, else sent now
   ARGV[21] quiet hours the notification waits out (JSON), or '' for none
   ARGV[22] the non-required category whose opt-outs apply, or '' (kept as 'cat')
+  ARGV[23] parked stub prefix (see the parked-stubs include), or '': a notification parked in
+           PostgreSQL answers from its stub, duplicate { 1, 'scheduled' } or conflict
 
   Returns { code, detail... }
     0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
@@ -37,12 +39,21 @@
 ]]
 --- @include "redis-time-ms"
 --- @include "idempotency-entries"
+--- @include "parked-stubs"
 local existing = redis.call('HMGET', KEYS[1], 'fp', 'status', 'chan')
 if existing[1] then
   if existing[1] == ARGV[2] then
     return { 1, existing[2], existing[3] }
   end
   return { 2 }
+end
+if ARGV[23] ~= nil and ARGV[23] ~= '' then
+  local field = idemBytes(ARGV[1], 16)
+  local parked = redis.call('HGET', parkedStubKey(ARGV[23], field), field)
+  if parked then
+    if parked == idemBytes(ARGV[2], 8) then return { 1, 'scheduled' } end
+    return { 2 }
+  end
 end
 local archived = idemLookup(KEYS[3], ARGV[17], ARGV[1], redisTimeMs(), tonumber(ARGV[16]))
 if archived then

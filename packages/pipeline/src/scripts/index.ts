@@ -12,6 +12,8 @@ import { callFinishAttempt, type FinishAttemptArgs, type FinishAttemptReply } fr
 import { callFinishNotification, type FinishNotificationArgs, type FinishNotificationReply } from './finish-notification';
 import { callIntake, type IntakeArgs, type IntakeReply } from './intake';
 import { callReleaseDue, type ReleaseDueReply } from './release-due';
+import { callPark, type ParkCandidate, type ParkOutcome } from './park';
+import { callRestoreParked, type RestoreParkedArgs } from './restore-parked';
 import { callScheduleStep, type ScheduleStepArgs, type ScheduleStepReply } from './schedule-step';
 
 export * from './begin-attempt';
@@ -24,6 +26,8 @@ export * from './finish-notification';
 export * from './intake';
 export * from './schedule-step';
 export * from './release-due';
+export * from './park';
+export * from './restore-parked';
 export * from './script-reply';
 export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } from '../lua-commands';
 
@@ -39,6 +43,8 @@ export const PIPELINE_SCRIPTS = [
   'release-archive-1',
   'release-due-2',
   'cancel-notification-4',
+  'park-1',
+  'restore-parked-2',
 ] as const;
 export const PIPELINE_LUA_DIR = join(__dirname, '..', 'lua');
 
@@ -53,6 +59,8 @@ export interface Scripts {
   compactArchived(args: CompactArchivedArgs): Promise<CompactArchivedReply>;
   releaseArchive(args: ReleaseArchiveArgs): Promise<ReleaseArchiveReply>;
   cancelNotification(args: CancelNotificationArgs): Promise<CancelNotificationReply>;
+  /** Restores parked notifications of one partition (all bodies' ids in `partition`). */
+  restoreParked(args: RestoreParkedArgs, partition: number): Promise<('restored' | 'not-parked')[]>;
 }
 
 export interface ScriptOptions {
@@ -104,6 +112,7 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
     scheduleStep: (args) => callScheduleStep(scheduleStep, args, of(args.id)),
     finishNotification: (args) => callFinishNotification(finishNotification, args, archive, of(args.id)),
     cancelNotification: (args) => callCancelNotification(cancelNotification, args, archive, of(args.id)),
+    restoreParked: (args, partition) => callRestoreParked(command('restore-parked-2'), args, partition),
     ...loadArchiveScripts(redis, 0),
   };
 }
@@ -136,4 +145,19 @@ export function inPartition(command: LuaCommand, partition: number): LuaCommand 
 export function loadReleaseScript(redis: RedisClient, partition: number): (batch: number) => Promise<ReleaseDueReply> {
   const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS)('release-due-2');
   return (batch) => callReleaseDue(command, batch, partition);
+}
+
+/** The parker's scripts for one partition: park a batch, restore a batch (one Parker per partition). */
+export function loadParkScripts(
+  redis: RedisClient,
+  partition: number,
+): {
+  park: (candidates: readonly ParkCandidate[], promoteLeadMs: number) => Promise<ParkOutcome[]>;
+  restore: (args: RestoreParkedArgs) => Promise<('restored' | 'not-parked')[]>;
+} {
+  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS);
+  return {
+    park: (candidates, lead) => callPark(command('park-1'), candidates, lead, partition),
+    restore: (args) => callRestoreParked(command('restore-parked-2'), args, partition),
+  };
 }

@@ -4,6 +4,7 @@ import {
   idempotencyBucketPrefix,
   idempotencyMetaKey,
   notificationKey,
+  parkedStubPrefix,
   pendingIntakeKey,
   type Channel,
   type NotificationStatus,
@@ -81,6 +82,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     a.sendAt ?? 0,
     a.quiet ? JSON.stringify(a.quiet) : '',
     a.category ?? '',
+    parkedStubPrefix(partition),
   );
   const { code, detail } = decodeReply('intake-4', INTAKE_CODES, reply);
   if (code === 'created') return { code, status: text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted' };
