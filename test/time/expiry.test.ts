@@ -12,9 +12,21 @@ import { useTimePlatform } from './time-platform';
  */
 const { platform: running, sims } = useTimePlatform();
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
-const post = (payload: object) => request(running().api.url).post('/v1/notifications').set(auth).send(payload);
+/** Every notification accepted so far in this file. */
+const accepted: string[] = [];
+const post = async (payload: object) => {
+  const res = await request(running().api.url).post('/v1/notifications').set(auth).send(payload);
+  if (res.status === 202) accepted.push(res.body.id as string);
+  return res;
+};
 const view = async (id: string) => (await request(running().api.url).get(`/v1/notifications/${id}`).set(auth)).body as Record<string, unknown>;
 const waitEnded = (id: string) => waitFor(`${id} terminal`, async () => ((await view(id)).finishedAt ? view(id) : undefined), 20_000, 25);
+
+/** Accepted notifications of the tests so far not yet terminal. */
+async function settledBefore(): Promise<number> {
+  const open = await Promise.all(accepted.map(async (id) => ((await view(id)).finishedAt ? 0 : 1)));
+  return open.reduce<number>((a, b) => a + b, 0);
+}
 
 function body(eventId: string, extra: object, addresses: Record<string, string> = { push: `tok-${eventId}`, sms: '+905551112210' }) {
   return { eventId, priority: 'urgent', recipient: { id: `r-${eventId}`, addresses }, content: { title: 'T', body: 'B' }, ...extra };
@@ -44,6 +56,7 @@ it('takes expiresAt and ttlSeconds in a batch, judged per item', async () => {
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ accepted: 1, rejected: 1 });
   expect(res.body.results[1]).toMatchObject({ httpStatus: 400, error: { details: [{ field: 'ttlSeconds' }] } });
+  accepted.push(res.body.results[0].id as string);
   expect((await view(res.body.results[0].id)).expiresAt).toEqual(expect.any(Number));
 });
 
@@ -57,6 +70,9 @@ it('is part of the payload: the same request is a duplicate, another expiry a 42
 });
 
 it('ends expired in the cascade wait, at the expiry rather than after the wait, without the second call', async () => {
+  // The earlier tests' notifications end first: one still on push when push turns transient
+  // would cascade to SMS and be counted below.
+  await waitFor('earlier notifications terminal', async () => (await settledBefore()) === 0, 20_000, 25);
   await sims().control('/control/channels/push', { transientRate: 1 });
   const before = await sims().ledger();
   const res = await post(body('exp-cascade', { ttlSeconds: 1 }));
