@@ -1,12 +1,12 @@
-/** Jest runs TypeScript through ts-jest in transpile-only mode (tsc --noEmit does the type
- * check once, in `npm test`), and maps @notify/* to the packages' sources so no build step
+/** Jest runs TypeScript through esbuild, file by file (tsc --noEmit does the type check
+ * once, in `npm test`), and maps @notify/* to the packages' sources so no build step
  * is needed. Unit tests live beside the code; integration tests under test/. */
 const moduleNameMapper = {
   '^@notify/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
   // A package's test peers sit behind their own entry point, never in its index.
   '^@notify/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
 };
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+const transform = { '^.+\\.ts$': '<rootDir>/test/harness/esbuild-transform.js' };
 // Every file notes the processes it starts (the run's teardown kills any left behind) and shares one initdb.
 const setupFiles = ['<rootDir>/test/harness/run-setup-file.ts'];
 const base = { testEnvironment: 'node', moduleNameMapper, transform, setupFiles, moduleFileExtensions: ['ts', 'js', 'json'] };

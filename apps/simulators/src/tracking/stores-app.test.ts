@@ -51,7 +51,6 @@ describe('tracking stores app', () => {
     // Stopped, not run to the cycle's 150 ms (counted, not timed: a busy machine delays both).
     const stats = stores.control.stats();
     expect(stats.stores.tariff).toMatchObject({ stoppedAtDeadline: 1, completed: 0 });
-    expect(stats.stores.tariff.abandonedWorkMs).toBeLessThan(1); // measured: the stop itself takes microseconds
     expect(stats.stores['delivery-ops'].requests).toBe(0);
   });
 
