@@ -48,3 +48,8 @@ export function startTestPlatform(options: Omit<InProcessOptions, 'apiKeys'> & {
     env: { ...LIGHT_WARMUP_ENV, ...rest.env },
   });
 }
+
+/** One more in-process worker on a running platform's env (one started later, to drain what waited). */
+export function startTestWorker(platform: TestPlatform): Promise<RunningWorker> {
+  return appParts().startWorker(platform.env, undefined);
+}

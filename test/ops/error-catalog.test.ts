@@ -11,7 +11,7 @@ import { BUDGET_ERROR_CATALOG } from '@notify/budget-chain';
  */
 const ROOT = join(__dirname, '..', '..');
 const README = join(ROOT, 'README.md');
-const PINNED = { core: 21, budgetChain: 5 };
+const PINNED = { core: 22, budgetChain: 5 };
 
 interface Row {
   code: string;

@@ -16,6 +16,7 @@ import {
   createTenantLimiter,
   createWriteCoalescer,
   loadScripts,
+  startIntakeBacklog,
   type ChannelGate,
 } from '@notify/pipeline';
 import { checkPartitionCount, connectRedis, createLimitedServer, listenOn, startMetricsListener, type RedisClient } from '@notify/runtime';
@@ -62,8 +63,11 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const tenantMetrics = createTenantMetrics(registry, config.tenants);
   // One call per request on the tenant's own slot; a tenant without limits makes none (docs/tenants.md).
   const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits });
+  // Reminders, then urgent, are refused while the lanes are far behind (docs/backpressure.md).
+  const backlog = startIntakeBacklog(redis, config.partitions, config.backpressure, registry);
   const intake = new IntakeService({
     scripts,
+    backlog,
     queues,
     recipients,
     gate,
@@ -219,6 +223,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
         clearTimeout(graceTimer);
         server.closeAllConnections();
         shutdown.abort();
+        backlog.stop();
         await metricsListener.close();
         await tracking.close();
         await queues.close();

@@ -20,6 +20,7 @@ import {
 } from '@notify/runtime';
 import { loadProviderIdentities } from '@notify/providers';
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
+import { backpressureEnvShape, toBackpressureConfig } from './backpressure-env';
 import { apiKeysEnv, keyRuleIssues, type KeyEntry } from './key-rules';
 import { bodyLimit, eventSecrets } from './config-values';
 import { DEFAULT_SNS_CERT_HOSTS, parseCertHostPatterns } from './routes/provider-events/sns-signature';
@@ -42,6 +43,7 @@ const port = z.coerce.number().int().min(0).max(65_535);
 
 /** The variables only the api reads (the docs list them in its own section). */
 export const apiOwnEnvShape = {
+  ...backpressureEnvShape,
   ...tenantsEnvShape,
   ...scheduleApiEnvShape,
   API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
@@ -210,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     partitions: c.PARTITIONS,
     stepBatch: { max: c.INTAKE_BATCH_MAX, windowMs: c.INTAKE_BATCH_WINDOW_MS },
     coalesceWrites: c.API_COALESCE_WRITES,
+    backpressure: toBackpressureConfig(c),
     intakeWait: { replicas: c.INTAKE_WAIT_REPLICAS ?? (c.REDIS_CLUSTER_NODES ? 1 : 0), timeoutMs: c.INTAKE_WAIT_TIMEOUT_MS },
     apiKeys,
     /** The configured tenants (API_KEYS and TENANTS_FILE): the per-tenant metrics' label values. */

@@ -55,6 +55,12 @@ export const ERROR_CATALOG = {
     summary: "The tenant's daily quota is used up until the UTC day ends (`Retry-After` says when). In a batch, the items past the quota.",
   },
   HEADERS_TOO_LARGE: { httpStatus: 431, retryable: false, summary: "The request headers exceed node's header size limit." },
+  BACKLOG_FULL: {
+    httpStatus: 503,
+    retryable: true,
+    summary:
+      'The lanes are behind: new work is refused until they catch up, reminders first, urgent last; retry after `Retry-After` seconds. In a batch, the items of the refused class (docs/backpressure.md).',
+  },
   SHUTTING_DOWN: { httpStatus: 503, retryable: true, summary: 'The instance is draining for shutdown; retry (another instance will answer).' },
   DEPENDENCY_UNAVAILABLE: {
     httpStatus: 503,

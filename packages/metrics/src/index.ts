@@ -7,3 +7,4 @@ export * from './webhook-metrics';
 export * from './receipt-metrics';
 export * from './schedule-metrics';
 export * from './tenant-metrics';
+export * from './backpressure-metrics';

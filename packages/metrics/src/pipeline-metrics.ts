@@ -8,7 +8,7 @@ export function createPipelineMetrics(registry: Registry) {
     intakeRequests: counter(
       registry,
       'notify_intake_requests_total',
-      'Notification intake results per item (accepted, duplicate, conflict, invalid, rejected, error).',
+      'Notification intake results per item (accepted, duplicate, conflict, invalid, rejected, backlog_full, error).',
       ['result', 'priority'],
     ),
     notifications: counter(

@@ -37,5 +37,6 @@ export * from './scheduled-list';
 export * from './tenant-limits/tenant-limit-scripts';
 export * from './tenant-limits/tenant-limit-error';
 export * from './tenant-limits/tenant-limiter';
+export * from './backpressure/intake-backlog';
 export * from './suppressions/suppression-store';
 export type { SuppressionFilter, SuppressionPage, SuppressionView } from './suppressions/suppression-list';

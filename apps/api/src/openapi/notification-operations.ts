@@ -68,13 +68,13 @@ export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
     body: 'NotificationRequest',
     summary: 'Accept one notification',
     description:
-      "A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate.",
+      "A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate. While the lanes are behind (docs/backpressure.md): 503 BACKLOG_FULL with Retry-After, reminders first, urgent last; a `sendAt` ahead is still taken.",
     ok: {
       202: { description: 'Accepted.', schema: 'Accepted', headers: { Location: '/v1/notifications/{id}' } },
       200: { description: 'Duplicate: the same (event id, recipient id) with the same payload was accepted before.', schema: 'Accepted' },
     },
     tenantLimited: true,
-    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL', 'RATE_LIMITED', 'QUOTA_EXCEEDED'],
+    errors: [...INTAKE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'RECIPIENT_NOT_FOUND', 'NO_DELIVERABLE_CHANNEL', 'RATE_LIMITED', 'QUOTA_EXCEEDED', 'BACKLOG_FULL'],
   },
   {
     method: 'post',
@@ -84,7 +84,7 @@ export const NOTIFICATION_OPERATIONS: readonly Operation[] = [
     body: 'BatchRequest',
     summary: 'Accept up to 1,000 notifications',
     description:
-      "Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md).",
+      "Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md). While the lanes are behind, the items of the refused class answer 503 BACKLOG_FULL in their results and the answer carries Retry-After (docs/backpressure.md).",
     ok: { 200: { description: 'Per-item results in request order.', schema: 'BatchResult' } },
     tenantLimited: true,
     errors: INTAKE_ERRORS,

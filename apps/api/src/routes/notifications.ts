@@ -1,7 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { NotifyError, batchRequestSchema, parseOrThrow, rateLimitHeaders, type TenantLimitState } from '@notify/core';
-import { CancelService, createNotificationLookup, isTenantLimitError, listScheduled, type CancelServiceDeps, type IntakeService } from '@notify/pipeline';
+import {
+  CancelService,
+  createNotificationLookup,
+  isBacklogFullError,
+  isTenantLimitError,
+  listScheduled,
+  type CancelServiceDeps,
+  type IntakeService,
+} from '@notify/pipeline';
 import { disabledHistory, type HistoryAccess } from '../history-access';
 import { sendJson } from '../tracking/send-json';
 import { DEFAULT_MAX_LIST_LIMIT, parseEventIdQuery, parseListQuery } from './history-query';
@@ -49,6 +57,8 @@ export function acceptOne(deps: { intake: IntakeService; isDraining: () => boole
     const result = await deps.intake.accept(res.locals.tenant as string, req.body).catch((error: unknown) => {
       // Refused by the tenant's limits: the answer says when to come back (Retry-After, RateLimit).
       if (isTenantLimitError(error)) res.set(rateLimitHeaders(error.limit, error.refusal));
+      // Refused while the lanes are behind: come back once part of the backlog has drained.
+      if (isBacklogFullError(error)) res.set('retry-after', String(error.retryAfterSeconds));
       throw error;
     });
     const duplicate = result.kind === 'duplicate';
@@ -100,7 +110,7 @@ export function notificationsRouter(deps: {
     refuseWhileDraining();
     requireJson(req);
     const { notifications } = parseOrThrow(batchRequestSchema, req.body);
-    const { results, limit } = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
+    const { results, limit, retryAfterSeconds } = await deps.intake.acceptBatch(res.locals.tenant as string, notifications);
     const count = (predicate: (r: (typeof results)[number]) => boolean) => results.filter(predicate).length;
     sendJson(
       res,
@@ -111,7 +121,8 @@ export function notificationsRouter(deps: {
         rejected: count((r) => r.httpStatus >= 400),
         results,
       },
-      limitHeaders(limit),
+      // Items refused because the lanes are behind (503 each): when to offer them again.
+      { ...limitHeaders(limit), ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }) },
     );
   });
 

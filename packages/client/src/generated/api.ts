@@ -254,7 +254,7 @@ export type paths = {
     put?: never;
     /**
      * Accept one notification
-     * @description A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate.
+     * @description A 202 means the notification and its first job are durably in Redis. Unknown fields are refused. Over the tenant's rate or daily quota (docs/tenants.md): 429 with Retry-After; a repeat of an accepted notification is still its 200 duplicate. While the lanes are behind (docs/backpressure.md): 503 BACKLOG_FULL with Retry-After, reminders first, urgent last; a `sendAt` ahead is still taken.
      */
     post: operations['postV1Notifications'];
     /**
@@ -302,7 +302,7 @@ export type paths = {
     put?: never;
     /**
      * Accept up to 1,000 notifications
-     * @description Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md).
+     * @description Each item is judged like a single POST; item errors name `notifications.<index>.<field>`. The valid items take the tenant's limits at once: the first ones they allow are accepted, each of the rest answers 429 RATE_LIMITED or QUOTA_EXCEEDED in its result (docs/tenants.md). While the lanes are behind, the items of the refused class answer 503 BACKLOG_FULL in their results and the answer carries Retry-After (docs/backpressure.md).
      */
     post: operations['postV1NotificationsBatch'];
     delete?: never;
@@ -639,6 +639,7 @@ export type components = {
             | 'RATE_LIMITED'
             | 'QUOTA_EXCEEDED'
             | 'HEADERS_TOO_LARGE'
+            | 'BACKLOG_FULL'
             | 'SHUTTING_DOWN'
             | 'DEPENDENCY_UNAVAILABLE'
             | 'INTERNAL';
@@ -731,6 +732,7 @@ export type components = {
           | 'RATE_LIMITED'
           | 'QUOTA_EXCEEDED'
           | 'HEADERS_TOO_LARGE'
+          | 'BACKLOG_FULL'
           | 'SHUTTING_DOWN'
           | 'DEPENDENCY_UNAVAILABLE'
           | 'INTERNAL';
@@ -1453,6 +1455,21 @@ export type components = {
         'application/json': components['schemas']['Error'];
       };
     };
+    /**
+     * @description SHUTTING_DOWN: The instance is draining for shutdown; retry (another instance will answer).
+     *
+     *     DEPENDENCY_UNAVAILABLE: A store did not answer: Redis, or for the history lists (and an archived notification by id) PostgreSQL, or the history is disabled. Retry; for intake with the same event id: a notification is accepted at most once, and one cut short between its record and its job is completed by the retry or the intake sweeper.
+     *
+     *     BACKLOG_FULL: The lanes are behind: new work is refused until they catch up, reminders first, urgent last; retry after `Retry-After` seconds. In a batch, the items of the refused class (docs/backpressure.md).
+     */
+    ShuttingDownOrDependencyUnavailableOrBacklogFull: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description TOO_MANY_ATTEMPTS: Too many wrong admin keys from this address or with this key prefix; retry after `Retry-After` seconds. */
     TooManyAttempts: {
       headers: {
@@ -2128,7 +2145,7 @@ export interface operations {
       422: components['responses']['IdempotencyConflictOrRecipientNotFoundOrNoDeliverableChannel'];
       429: components['responses']['RateLimitedOrQuotaExceeded'];
       500: components['responses']['Internal'];
-      503: components['responses']['ShuttingDownOrDependencyUnavailable'];
+      503: components['responses']['ShuttingDownOrDependencyUnavailableOrBacklogFull'];
     };
   };
   deleteV1Notifications: {

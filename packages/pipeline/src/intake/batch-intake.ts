@@ -31,7 +31,7 @@ export async function acceptBatch(deps: IntakeDeps, tenant: string, items: unkno
   const open = await deps.gate.openChannels().catch((e: unknown) => {
     throw classifyIntakeError(deps.metrics, e, undefined);
   });
-  const { take, admitted, answered } = await admitBatch(deps, tenant, parsed).catch((e: unknown) => {
+  const { take, admitted, answered, retryAfterSeconds } = await admitBatch(deps, tenant, parsed).catch((e: unknown) => {
     throw classifyIntakeError(deps.metrics, e, undefined);
   });
   for (const result of answered) results[result.index] = result;
@@ -77,5 +77,5 @@ export async function acceptBatch(deps: IntakeDeps, tenant: string, items: unkno
       duplicate: outcome.kind === 'duplicate',
     };
   }
-  return { results, ...(take ? { limit: take.state } : {}) };
+  return { results, ...(take ? { limit: take.state } : {}), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
 }

@@ -7,7 +7,15 @@ export function classifyIntakeError(metrics: PipelineMetrics, error: unknown, pr
   const labels = { priority: priority ?? 'unknown' };
   if (isNotifyError(error)) {
     const result =
-      error.code === 'IDEMPOTENCY_CONFLICT' ? 'conflict' : error.code === 'VALIDATION_FAILED' ? 'invalid' : error.httpStatus < 500 ? 'rejected' : 'error';
+      error.code === 'IDEMPOTENCY_CONFLICT'
+        ? 'conflict'
+        : error.code === 'VALIDATION_FAILED'
+          ? 'invalid'
+          : error.code === 'BACKLOG_FULL'
+            ? 'backlog_full'
+            : error.httpStatus < 500
+              ? 'rejected'
+              : 'error';
     metrics.intakeRequests.inc({ ...labels, result });
     return error;
   }

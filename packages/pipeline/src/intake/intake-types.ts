@@ -1,5 +1,6 @@
 import type { Channel, NotificationRequest, NotificationStatus, TenantLimitState, TenantSettings } from '@notify/core';
 import type { PipelineMetrics, TenantMetrics } from '@notify/metrics';
+import type { IntakeBacklog } from '../backpressure/intake-backlog';
 import type { ChannelGate } from '../channel-gate';
 import type { ChannelQueues } from '../channel-queues';
 import type { ConsentSettings } from '../consent/consent-settings';
@@ -38,6 +39,8 @@ export interface IntakeDeps {
   consent?: Pick<ConsentSettings, 'category'>;
   /** The tenant's defaults (TENANTS_FILE): its time zone and quiet hours. Absent: no tenant has any. */
   tenantSettings?: (tenant: string) => TenantSettings | undefined;
+  /** The lanes' backlog: new work is refused while they are behind (docs/backpressure.md); absent: never. */
+  backlog?: Pick<IntakeBacklog, 'refusal'>;
   /** The tenants' rate and daily quota (docs/tenants.md); absent: no tenant is limited. */
   limiter?: TenantLimiter;
   /** Notifications accepted and refused by the limits, per tenant; absent: not counted. */
@@ -53,6 +56,8 @@ export interface BatchIntake {
   results: BatchItemResult[];
   /** The tenant's limits after the batch's one take; absent when it has none. */
   limit?: TenantLimitState;
+  /** Some items were refused because the lanes are behind: when to offer them again. */
+  retryAfterSeconds?: number;
 }
 
 export interface BatchItemResult {

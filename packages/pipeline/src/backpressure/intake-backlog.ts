@@ -1,0 +1,123 @@
+import type { Redis, Cluster } from 'ioredis';
+import type { Registry } from 'prom-client';
+import { NotifyError, allPartitions, pendingIntakeKey, type Priority } from '@notify/core';
+import { createBackpressureMetrics } from '@notify/metrics';
+
+/**
+ * How far behind the lanes may fall before intake pushes back (docs/backpressure.md).
+ * `waitMs`: a reminder is refused while more than `count` notifications have waited longer
+ * than this for their first step; an urgent one only past three times the wait.
+ */
+export interface BackpressureConfig {
+  /** 0 turns the check off. */
+  waitMs: number;
+  count: number;
+  /** How often each api process reads the backlog. */
+  pollMs: number;
+}
+
+export const DEFAULT_BACKPRESSURE: BackpressureConfig = { waitMs: 10_000, count: 500, pollMs: 250 };
+
+/** Urgent work is refused last: only when the lanes are this many times further behind. */
+export const URGENT_WAIT_FACTOR = 3;
+
+const BACKLOG_FULL = Symbol.for('notify.backlog-full-error');
+
+/** New work refused while the lanes are behind: 503 with the seconds after which to come back. */
+export class BacklogFullError extends NotifyError {
+  readonly [BACKLOG_FULL] = true;
+
+  constructor(
+    readonly priority: Priority,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('BACKLOG_FULL', `the lanes are behind: new ${priority} notifications are refused until they catch up; retry after Retry-After seconds`);
+  }
+}
+
+export function isBacklogFullError(error: unknown): error is BacklogFullError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BACKLOG_FULL] === true;
+}
+
+/** What the backlog reading found: notifications past each class's wait, summed over the partitions. */
+export interface BacklogReading {
+  overdueReminder: number;
+  overdueUrgent: number;
+}
+
+/**
+ * The lanes' backlog as intake sees it: the notifications accepted whose first step has not
+ * begun (the pending-intake sets, scored by acceptance time), counted by age with one ZCOUNT
+ * per class and partition every `pollMs`. Reading ages, not lengths, makes the bound "seconds
+ * behind" whatever the platform's capacity. A reading that fails keeps the last one: intake
+ * itself then answers whether Redis is there.
+ */
+export class IntakeBacklog {
+  private reading: BacklogReading = { overdueReminder: 0, overdueUrgent: 0 };
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+
+  constructor(
+    private readonly redis: Redis | Cluster,
+    private readonly partitions: number,
+    readonly config: BackpressureConfig,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.waitMs > 0;
+  }
+
+  get last(): BacklogReading {
+    return this.reading;
+  }
+
+  start(onReading?: (reading: BacklogReading) => void): void {
+    if (!this.enabled || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.polling) return;
+      this.polling = true;
+      this.read()
+        .then((reading) => onReading?.(reading))
+        .catch(() => undefined)
+        .finally(() => {
+          this.polling = false;
+        });
+    }, this.config.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Reads the backlog now (the poll's step; tests call it to decide without waiting). */
+  async read(): Promise<BacklogReading> {
+    const now = this.now();
+    const overdue = async (waitMs: number) => {
+      const counts = await Promise.all(allPartitions(this.partitions).map((p) => this.redis.zcount(pendingIntakeKey(p), '-inf', `(${now - waitMs}`)));
+      return counts.reduce((a, b) => a + b, 0);
+    };
+    const [overdueReminder, overdueUrgent] = await Promise.all([overdue(this.config.waitMs), overdue(this.config.waitMs * URGENT_WAIT_FACTOR)]);
+    this.reading = { overdueReminder, overdueUrgent };
+    return this.reading;
+  }
+
+  /** The refusal for new work of `priority`, or undefined while the lanes keep up. */
+  refusal(priority: Priority): BacklogFullError | undefined {
+    if (!this.enabled) return undefined;
+    const overdue = priority === 'urgent' ? this.reading.overdueUrgent : this.reading.overdueReminder;
+    if (overdue <= this.config.count) return undefined;
+    // Long enough for part of the backlog to drain, short enough to find the lanes free soon after.
+    return new BacklogFullError(priority, Math.max(1, Math.ceil(this.config.waitMs / 4_000)));
+  }
+}
+
+/** The api's backlog, read every `pollMs` from now on, its readings exported as metrics. */
+export function startIntakeBacklog(redis: Redis | Cluster, partitions: number, config: BackpressureConfig, registry: Registry): IntakeBacklog {
+  const backlog = new IntakeBacklog(redis, partitions, config);
+  const metrics = createBackpressureMetrics(registry);
+  backlog.start((reading) => metrics.observe(reading, (priority) => backlog.refusal(priority) !== undefined));
+  return backlog;
+}

@@ -1,0 +1,91 @@
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { pendingIntakeKey } from '@notify/core';
+import { waitFor } from '@notify/platform-kit';
+import { waitAllTerminal } from '../harness/notification-poll';
+import { startTestPlatform, startTestWorker, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { notificationFor } from '../fixtures/notifications';
+
+/**
+ * Intake pushes back when the lanes fall behind, reminders first, urgent last, and takes work
+ * again once they catch up. No worker runs at first, so what is accepted waits; how long it has
+ * waited is what the pending-intake set's scores say, so the test ages the real backlog by
+ * moving those scores back instead of waiting the bound out on the clock.
+ */
+const WAIT_MS = 10_000;
+const COUNT = 3;
+
+let platform: TestPlatform;
+let redis: Redis;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ workerCount: 0, env: { INTAKE_BACKPRESSURE_WAIT_MS: String(WAIT_MS), INTAKE_BACKPRESSURE_COUNT: String(COUNT) } });
+  redis = new Redis(platform.redis.url);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await platform?.stop();
+});
+
+const post = (body: object) => request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`).send(body);
+const postBatch = (notifications: object[]) =>
+  request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`).send({ notifications });
+const gauge = async (name: string, cls: string) => {
+  const text = await (await fetch(platform.api.metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`class="${cls}"`));
+  return Number(line?.split(' ').pop());
+};
+/** Moves every waiting notification's acceptance `ageMs` into the past, as if the lanes had not drained it since. */
+const ageBacklog = async (ageMs: number) => {
+  const ids = await redis.zrange(pendingIntakeKey(0), '0', '-1');
+  await redis.zadd(pendingIntakeKey(0), 'XX', ...ids.flatMap((id) => [String(Date.now() - ageMs), id]));
+  return ids;
+};
+
+it('refuses reminders, then urgent, while the lanes are behind; a batch says which; all is taken again once they drain', async () => {
+  const waiting = Array.from({ length: COUNT + 2 }, (_, i) => notificationFor(i, 'push', { prefix: 'bp-backlog', priority: 'reminder' }));
+  for (const body of waiting) expect((await post(body)).status).toBe(202);
+  expect(await gauge('notify_intake_backpressure', 'reminder')).toBe(0);
+
+  // Behind by more than the reminders' bound, not the urgent one's.
+  const ids = await ageBacklog(WAIT_MS * 2);
+  expect(ids).toHaveLength(COUNT + 2);
+  await waitFor('notify_intake_backpressure{class="reminder"} 1', async () => (await gauge('notify_intake_backpressure', 'reminder')) === 1);
+  expect(await gauge('notify_intake_overdue_notifications', 'reminder')).toBe(COUNT + 2);
+  const refused = await post(notificationFor(0, 'push', { prefix: 'bp-refused', priority: 'reminder' }));
+  expect(refused.status).toBe(503);
+  expect(refused.body.error.code).toBe('BACKLOG_FULL');
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect((await post(notificationFor(0, 'push', { prefix: 'bp-urgent', priority: 'urgent' }))).status).toBe(202);
+  // A sendAt ahead adds nothing to the lanes now: taken.
+  const later = { ...notificationFor(0, 'push', { prefix: 'bp-later', priority: 'reminder' }), sendAt: new Date(Date.now() + 3_600_000).toISOString() };
+  expect((await post(later)).status).toBe(202);
+
+  const batch = await postBatch([
+    notificationFor(1, 'push', { prefix: 'bp-batch', priority: 'reminder' }),
+    notificationFor(2, 'sms', { prefix: 'bp-batch', priority: 'urgent' }),
+  ]);
+  expect(batch.status).toBe(200);
+  expect(batch.body).toMatchObject({ accepted: 1, rejected: 1 });
+  expect(batch.body.results[0]).toMatchObject({ index: 0, httpStatus: 503, error: { code: 'BACKLOG_FULL' } });
+  expect(batch.body.results[1]).toMatchObject({ index: 1, httpStatus: 202 });
+  expect(Number(batch.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+  // Past the urgent bound too: urgent is refused last.
+  await ageBacklog(WAIT_MS * 4);
+  await waitFor('notify_intake_backpressure{class="urgent"} 1', async () => (await gauge('notify_intake_backpressure', 'urgent')) === 1);
+  const urgent = await post(notificationFor(1, 'push', { prefix: 'bp-urgent', priority: 'urgent' }));
+  expect(urgent.status).toBe(503);
+  expect(urgent.body.error.code).toBe('BACKLOG_FULL');
+
+  // A worker drains the backlog: nothing accepted was lost, and intake takes reminders again.
+  const worker = await startTestWorker(platform);
+  try {
+    const ended = await waitAllTerminal(platform.redis.url, ids, 60_000);
+    expect(ended.every((r) => r.status === 'delivered')).toBe(true);
+    await waitFor('notify_intake_backpressure{class="reminder"} 0', async () => (await gauge('notify_intake_backpressure', 'reminder')) === 0);
+    expect((await post(notificationFor(1, 'push', { prefix: 'bp-refused', priority: 'reminder' }))).status).toBe(202);
+  } finally {
+    await worker.close();
+  }
+});
