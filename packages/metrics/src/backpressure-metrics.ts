@@ -12,7 +12,9 @@ export function createBackpressureMetrics(registry: Registry) {
     "Accepted notifications waiting for their first step longer than the class's backpressure wait (urgent: three times the reminders'), from the api's last reading.",
     ['class'],
   );
-  const refusing = gauge(registry, 'notify_intake_backpressure', '1 while intake refuses new notifications of the class (503 BACKLOG_FULL), else 0.', ['class']);
+  const refusing = gauge(registry, 'notify_intake_backpressure', '1 while intake refuses new notifications of the class (503 BACKLOG_FULL), else 0.', [
+    'class',
+  ]);
   for (const c of ['reminder', 'urgent']) refusing.set({ class: c }, 0);
   return {
     observe(reading: { overdueReminder: number; overdueUrgent: number }, refuses: (priority: 'reminder' | 'urgent') => boolean): void {
