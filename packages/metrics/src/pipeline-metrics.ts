@@ -82,7 +82,7 @@ export function createPipelineMetrics(registry: Registry) {
     reminderLimit: gauge(
       registry,
       'notify_reminder_lane_limit',
-      "Calls a reminder lane may run at once in this worker now: its concurrency, or less while it gives way to urgent work (REMINDER_YIELD_*).",
+      'Calls a reminder lane may run at once in this worker now: its concurrency, or less while it gives way to urgent work (REMINDER_YIELD_*).',
       ['channel'],
     ),
     receiptIndexFailures: counter(

@@ -81,13 +81,17 @@ const int = (fallback: number, min: number, max: number) => z.coerce.number().in
 /** The worker's REMINDER_YIELD_* variables (docs/scheduling.md, "Urgent ahead of a reminder backlog"). */
 export const reminderYieldEnvShape = {
   REMINDER_YIELD_LAG_MS: int(D.lagTargetMs, 0, 10_000).describe(
-    "While urgent work is about in this worker, its reminder lanes give up slots (halving, down to `REMINDER_YIELD_MIN_PERCENT`) in every window whose event-loop delay (p90) is above this many ms, or whose urgent steps wait for a slot, and take them back step by step when it is on time. `0` = reminder lanes always use their whole concurrency. Gauge `notify_reminder_lane_limit`.",
+    'While urgent work is about in this worker, its reminder lanes give up slots (halving, down to `REMINDER_YIELD_MIN_PERCENT`) in every window whose event-loop delay (p90) is above this many ms, or whose urgent steps wait for a slot, and take them back step by step when it is on time. `0` = reminder lanes always use their whole concurrency. Gauge `notify_reminder_lane_limit`.',
   ),
-  REMINDER_YIELD_MIN_PERCENT: int(D.minPercent, 1, 100).describe('The least share of its concurrency a reminder lane keeps while it gives way, in percent (at least one slot).'),
+  REMINDER_YIELD_MIN_PERCENT: int(D.minPercent, 1, 100).describe(
+    'The least share of its concurrency a reminder lane keeps while it gives way, in percent (at least one slot).',
+  ),
   REMINDER_YIELD_HOLD_MS: int(D.holdMs, 0, 600_000).describe(
     'How long after the last urgent job started the reminder lanes stay governed; after it they get their whole concurrency back at once.',
   ),
-  REMINDER_YIELD_INTERVAL_MS: int(D.intervalMs, 10, 10_000).describe('One window of the reminder lanes\' limit: how often the event-loop delay is read and the limit reconsidered.'),
+  REMINDER_YIELD_INTERVAL_MS: int(D.intervalMs, 10, 10_000).describe(
+    "One window of the reminder lanes' limit: how often the event-loop delay is read and the limit reconsidered.",
+  ),
 };
 
 export function toReminderYieldConfig(c: { [K in keyof typeof reminderYieldEnvShape]: number }): ReminderYieldConfig {
