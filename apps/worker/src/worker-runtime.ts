@@ -132,6 +132,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     partitions: config.workerPartitions,
     partitionCount: config.partitions,
     bulkheads: config.bulkheads,
+    reminderYield: config.reminderYield,
     locks: config.locks,
     processor,
     scripts,

@@ -79,6 +79,12 @@ export function createPipelineMetrics(registry: Registry) {
       ['result'],
     ),
     inFlight: gauge(registry, 'notify_bulkhead_in_flight', 'Provider calls in flight per channel bulkhead.', ['channel']),
+    reminderLimit: gauge(
+      registry,
+      'notify_reminder_lane_limit',
+      'Calls a reminder lane may run at once in this worker now: its concurrency, or less while it gives way to urgent work (REMINDER_YIELD_*).',
+      ['channel'],
+    ),
     receiptIndexFailures: counter(
       registry,
       'notify_receipt_index_failures_total',

@@ -1,6 +1,7 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
-import { CHANNELS, PRIORITIES, channelQueueName, queuePrefix, type Channel } from '@notify/core';
+import type { LoopDelaySampler } from '@notify/budget-chain';
+import { CHANNELS, PRIORITIES, channelQueueName, queuePrefix, type Channel, type Priority } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { BulkheadConfig, WorkerLockConfig } from './bulkhead-config';
 import type { LaneJobData, StepJobData } from './job-data';
@@ -8,6 +9,8 @@ import { onLaneJobFailed } from './lane-job-failures';
 import { runLaneJob, type LaneJobResult } from './lane-job-runner';
 import { LaneSemaphore } from './lane-semaphore';
 import { DEFAULT_LANE_WATCHDOG, laneIsStuck, type LaneWatchdogConfig } from './lane-watchdog';
+import { ReminderGovernor } from './reminder-governor';
+import { DEFAULT_REMINDER_YIELD, type ReminderYieldConfig } from './reminder-yield';
 import type { Scripts } from './scripts';
 import type { StepProcessor } from './step-processor';
 import { NO_COALESCING, type WriteCoalescer } from './write-coalescer';
@@ -36,6 +39,10 @@ export interface ChannelWorkersOptions {
    * `connection`): joins the socket writes of one event-loop turn (write-coalescer.ts). Default none.
    */
   coalesce?: WriteCoalescer;
+  /** REMINDER_YIELD_*: the reminder lanes give way to urgent work in this process (reminder-yield.ts); default DEFAULT_REMINDER_YIELD. */
+  reminderYield?: ReminderYieldConfig;
+  /** The event loop's delay per window, for the reminder lanes' limit; default the process's own. */
+  loopDelay?: LoopDelaySampler;
 }
 
 /** One BullMQ worker's lane on one partition, and what the watchdog needs to judge it. */
@@ -63,6 +70,8 @@ interface Lane {
  */
 export class ChannelWorkers {
   private readonly lanes: Lane[] = [];
+  /** Sets the reminder lanes' limits while urgent work is about. */
+  readonly governor: ReminderGovernor;
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
   private closing = false;
@@ -78,18 +87,24 @@ export class ChannelWorkers {
     for (const channel of options.channels) {
       for (const priority of PRIORITIES) semaphores.set(`${channel}/${priority}`, new LaneSemaphore(Math.max(1, bulkheads[channel][priority].concurrency)));
     }
+    const semaphore = (channel: Channel, priority: Priority) => semaphores.get(`${channel}/${priority}`) as LaneSemaphore;
+    this.governor = new ReminderGovernor({
+      config: options.reminderYield ?? DEFAULT_REMINDER_YIELD,
+      lanes: options.channels.map((channel) => ({ channel, urgent: semaphore(channel, 'urgent'), reminder: semaphore(channel, 'reminder') })),
+      onLimit: (channel, limit) => options.metrics.reminderLimit.set({ channel }, limit),
+      ...(options.loopDelay ? { sampler: options.loopDelay } : {}),
+    });
     for (const partition of partitions) {
       for (const channel of options.channels.filter((c) => CHANNELS.includes(c))) {
         for (const priority of PRIORITIES) {
           const spec = bulkheads[channel][priority];
           const rate = Math.ceil(spec.ratePerSecond / partitionCount);
-          const semaphore = semaphores.get(`${channel}/${priority}`) as LaneSemaphore;
           const concurrency = Math.ceil(spec.concurrency / Math.max(1, partitions.length));
           const name = channelQueueName(channel, priority);
           const prefix = queuePrefix(partition);
           const runner = {
             process: (data: StepJobData, run: { jobId?: string; leaseMs?: number }) => options.processor.process(data, run),
-            semaphore,
+            semaphore: semaphore(channel, priority),
             leaseMs: Math.floor(locks.lockDurationMs / 2),
             ...(rate > 0 ? { split: (steps: StepJobData[]) => options.processor.splitBatch(steps) } : {}),
           };
@@ -107,6 +122,7 @@ export class ChannelWorkers {
                 async (job) => {
                   lane.inFlight += 1;
                   lane.lastStartAt = Date.now();
+                  if (priority === 'urgent') this.governor.urgentStarted();
                   try {
                     return await runLaneJob(job, runner);
                   } finally {
@@ -139,6 +155,7 @@ export class ChannelWorkers {
   }
 
   start(): void {
+    this.governor.start();
     for (const lane of this.lanes) this.run(lane.worker);
     const { intervalMs } = this.options.watchdog ?? DEFAULT_LANE_WATCHDOG;
     this.timer = setInterval(() => void this.checkLanes(), intervalMs);
@@ -153,6 +170,7 @@ export class ChannelWorkers {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
+    this.governor.stop();
     await Promise.all(this.lanes.map((l) => l.worker.close()));
     await Promise.all(this.lanes.map((l) => l.queue.close()));
   }

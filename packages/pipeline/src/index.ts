@@ -28,6 +28,8 @@ export * from './receipts';
 export * from './step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
+export * from './reminder-yield';
+export * from './reminder-governor';
 export * from './write-coalescer';
 export * from './consent/consent-settings';
 export * from './consent/opt-out-store';

@@ -47,6 +47,37 @@ describe('LaneSemaphore', () => {
     expect(semaphore.inUse).toBe(0);
   });
 
+  it('a lowered limit lets the calls in flight finish and starts none until fewer run; a raised one starts waiters at once', async () => {
+    const semaphore = new LaneSemaphore(3);
+    const gates = Array.from({ length: 6 }, () => gate());
+    const started: number[] = [];
+    const runs = gates.map((g, i) =>
+      semaphore.run(async () => {
+        started.push(i);
+        await g.opened;
+      }),
+    );
+    await until(() => started.length === 3);
+    semaphore.setLimit(1);
+    expect([semaphore.limit, semaphore.inUse, semaphore.queued]).toEqual([1, 3, 3]);
+    gates[0]?.open();
+    gates[1]?.open();
+    await Promise.all([runs[0], runs[1]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0, 1, 2]);
+    expect(semaphore.inUse).toBe(1);
+    gates[2]?.open();
+    await until(() => started.length === 4);
+    expect([semaphore.inUse, semaphore.queued]).toEqual([1, 2]);
+    semaphore.setLimit(10);
+    expect(semaphore.limit).toBe(3);
+    await until(() => started.length === 6);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const g of gates) g.open();
+    await Promise.all(runs);
+    expect([semaphore.inUse, semaphore.queued]).toEqual([0, 0]);
+  });
+
   it('refuses a capacity below 1', () => {
     expect(() => new LaneSemaphore(0)).toThrow(RangeError);
   });

@@ -2,14 +2,34 @@
  * A counting semaphore, first come first served. A lane's worker runs batch jobs whose items
  * are processed concurrently; one semaphore per lane per process keeps the bulkhead's bound
  * (at most `capacity` calls in flight on this lane in this process) whatever mix of single
- * and batch jobs BullMQ hands out.
+ * and batch jobs BullMQ hands out. Its limit may be lowered below the capacity for a while
+ * (a reminder lane giving way to urgent work, reminder-yield.ts): calls in flight finish, and no
+ * new one starts until fewer than the limit run.
  */
 export class LaneSemaphore {
   private active = 0;
+  private allowed: number;
   private readonly waiting: (() => void)[] = [];
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`semaphore capacity must be a positive integer, got ${capacity}`);
+    this.allowed = capacity;
+  }
+
+  /** Slots that may be in use now (the capacity unless lowered). */
+  get limit(): number {
+    return this.allowed;
+  }
+
+  /** Sets the limit (1 to capacity); a raised one starts waiters at once. */
+  setLimit(limit: number): void {
+    this.allowed = Math.max(1, Math.min(this.capacity, Math.floor(limit)));
+    while (this.active < this.allowed) {
+      const next = this.waiting.shift();
+      if (!next) break;
+      this.active += 1;
+      next();
+    }
   }
 
   /** Slots in use now. */
@@ -33,7 +53,7 @@ export class LaneSemaphore {
   }
 
   private acquire(): Promise<void> {
-    if (this.active < this.capacity) {
+    if (this.active < this.allowed) {
       this.active += 1;
       return Promise.resolve();
     }
@@ -42,7 +62,8 @@ export class LaneSemaphore {
   }
 
   private release(): void {
-    const next = this.waiting.shift();
+    // Over a lowered limit the slot is given back instead of handed on.
+    const next = this.active <= this.allowed ? this.waiting.shift() : undefined;
     if (next) next();
     else this.active -= 1;
   }
