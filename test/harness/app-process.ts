@@ -9,12 +9,12 @@ const group = new ProcessGroup();
 const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'info', ...LIGHT_WARMUP_ENV, ...env });
 
 /**
- * Runs one app as a real process, as production does (`node --import tsx`), so a test can
- * SIGTERM or SIGKILL it. Its environment is PATH and `env` only, logging at info (tests read
+ * Runs one app as a real process, as production does (plain `node` on the run's production
+ * build, see production-build.ts), so a test can SIGTERM or SIGKILL it. Its environment is PATH and `env` only, logging at info (tests read
  * its log lines); its output is kept for failure messages.
  */
 export function spawnApp(app: AppName, env: Record<string, string>): AppProcess {
-  return startApp(group, { name: app, entry: DEFAULT_ENTRIES[app], env: baseEnv(env) });
+  return startApp(group, { name: app, entry: DEFAULT_ENTRIES[app], env: baseEnv(env), compiled: true });
 }
 
 /**
@@ -32,6 +32,7 @@ export async function spawnAppOnFreePorts(
   const started = await startAppOnFreePorts(group, {
     name: app,
     entry: DEFAULT_ENTRIES[app],
+    compiled: true,
     ports: count,
     env: (p) => baseEnv(env(p)),
     readyUrl,

@@ -1,102 +1,14 @@
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import {
-  DEFAULT_ENTRIES,
-  ProcessGroup,
-  processAlive,
-  startAppOnFreePorts,
-  startPrivateRedis,
-  waitFor,
-  type ManagedProcess,
-  type PrivateRedis,
-} from '@notify/platform-kit';
+import { DEFAULT_ENTRIES, ProcessGroup, startAppOnFreePorts, startPrivateRedis, type ManagedProcess, type PrivateRedis } from '@notify/platform-kit';
+import { buildOnce } from '../harness/production-build';
 
-/**
- * The production build as the tests that run compiled code see it: `npm run build` once for
- * the sources as they are, shared by every test file of a run (and by parallel jest workers),
- * and what a compiled process loaded.
- */
+/** The compiled apps as production runs them (the run's one build), and what a compiled process loaded. */
 const ROOT = resolve(__dirname, '../..');
-const CACHE = join(ROOT, 'node_modules', '.cache', 'notify-build');
-const STAMP = join(CACHE, 'sources.sha256');
-const LOCK = join(CACHE, 'lock');
-const run = promisify(execFile);
 
 /** `node --require` this into a compiled app, with RECORD_LOADED_MODULES naming a file: it writes the modules loaded, at exit. */
 export const RECORD_LOADED_MODULES_PRELOAD = resolve(__dirname, 'fixtures/record-loaded-modules.cjs');
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.name === 'node_modules' || entry.name === 'dist') return [];
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-const workspaces = () =>
-  ['apps', 'packages']
-    .flatMap((group) => readdirSync(join(ROOT, group)).map((name) => join(ROOT, group, name)))
-    .filter((dir) => existsSync(join(dir, 'package.json')));
-
-/** A hash of everything the build reads: every workspace's sources and package.json, the build script, the tsconfig. */
-function sourcesHash(): string {
-  const hash = createHash('sha256');
-  const files = [join(ROOT, 'scripts', 'build.ts'), join(ROOT, 'tsconfig.json'), ...workspaces().flatMap((dir) => filesUnder(dir))].sort();
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
-  return hash.digest('hex');
-}
-
-/** Whether dist/ holds the build of these sources: the stamp names them and no workspace's dist/ was removed since. */
-function stamped(hash: string): boolean {
-  try {
-    if (readFileSync(STAMP, 'utf8') !== hash) return false;
-  } catch {
-    return false;
-  }
-  return workspaces().every((dir) => !existsSync(join(dir, 'src')) || existsSync(join(dir, 'dist')));
-}
-
-/** Takes the build lock (a directory: made atomically), or answers false while a live process holds it. */
-function takeLock(): boolean {
-  try {
-    mkdirSync(LOCK);
-  } catch {
-    let holder = Number.NaN;
-    try {
-      holder = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
-    } catch {
-      return false; // taken a moment ago, its pid not written yet
-    }
-    if (processAlive(holder)) return false;
-    rmSync(LOCK, { recursive: true, force: true }); // its holder died mid-build
-    return takeLock();
-  }
-  writeFileSync(join(LOCK, 'pid'), String(process.pid));
-  return true;
-}
-
-/**
- * `npm run build` unless the dist/ directories are already compiled from exactly these sources
- * (the stamp is written after a build that succeeded): one build per run, however many test files
- * need it. A build running in another jest worker is waited for, not repeated.
- */
-export async function buildOnce(): Promise<void> {
-  mkdirSync(CACHE, { recursive: true });
-  const hash = sourcesHash();
-  await waitFor('the production build', () => (stamped(hash) || takeLock() ? true : undefined), 180_000, 100);
-  if (stamped(hash)) return;
-  try {
-    rmSync(STAMP, { force: true });
-    await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: 120_000 });
-    writeFileSync(STAMP, hash);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
 
 /** The env a compiled api needs beside REDIS_URL: where it listens, its keys. */
 export function compiledApiEnv(port: number): Record<string, string> {

@@ -149,7 +149,7 @@ describe('worker SIGTERM', () => {
     const terminalBefore = (await statuses(ids)).filter((s) => s === 'delivered' || s === 'failed').length;
     expect(terminalBefore).toBeLessThan(ids.length);
 
-    await startWorker();
+    const second = await startWorker();
     await waitFor('every notification terminal', async () => (await statuses(ids)).every((s) => s === 'delivered' || s === 'failed'), 45_000, 250);
 
     // A job abandoned by the first worker is reported by the second stalled check after its lock
@@ -173,6 +173,9 @@ describe('worker SIGTERM', () => {
     expect(stalled).toEqual([]);
     const final = await statuses(ids);
     expect(final.filter((s) => s === 'delivered').length).toBeGreaterThanOrEqual(297);
+    // Later tests pause Redis writes to hold one api's script: no other process may run a script then.
+    await second.proc.kill();
+    await api.proc.kill();
   }, 90_000);
 });
 
@@ -248,7 +251,7 @@ describe('api SIGTERM', () => {
     await admin!.call('CLIENT', 'UNPAUSE');
     const answered = await inFlight;
     // The whole answer, so a refusal says which error it was.
-    expect(answered).toMatchObject({ status: 202 });
+    expect(answered.status === 202 ? 202 : answered).toBe(202);
     const id = (JSON.parse(answered.body) as { id: string }).id;
     expect(await admin!.hget(notificationKey(id), 'status')).toBeTruthy();
     const refused = notificationId('tenant-a', (JSON.parse(body) as { eventId: string }).eventId, 'drain-r2');
