@@ -61,7 +61,7 @@ it('carries List-Unsubscribe one-click headers; a POST to the link opts the reci
   }
   const calls = peer.rcptCalls.get(address);
   const skipped = await waitTerminal(platform.redis.url, await postNotification(platform.api.url, email('news-3', address)));
-  expect(skipped.status).toBe('failed');
+  expect(skipped.status).toBe('opted-out');
   expect(skipped.failureReason).toBe('all-channels-opted-out');
   expect(skipped.attempts).toEqual([]);
   expect(skipped.skips).toEqual([expect.objectContaining({ channel: 'email', reason: 'opted-out' })]);

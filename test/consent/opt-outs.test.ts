@@ -150,13 +150,13 @@ describe('opt-outs', () => {
     expect(plain.attempts.map((a) => [a.channel, a.outcome])).toEqual([['email', 'delivered']]);
   });
 
-  it('ends a notification whose every channel is opted out, with no call; a required category ignores opt-outs', async () => {
+  it('ends a notification whose every channel is opted out `opted-out`, with no call; a required category ignores opt-outs', async () => {
     await api()
       .put('/v1/recipients/opted-user/preferences')
       .set(auth)
       .send({ channels: { push: false }, categories: { marketing: { email: false } } });
     const none = await terminal(await notify('opt-3', recipient, 'marketing'));
-    expect(none.status).toBe('failed');
+    expect(none.status).toBe('opted-out');
     expect(none.failureReason).toBe('all-channels-opted-out');
     expect(none.attempts).toEqual([]);
     expect(none.skips.map((s) => [s.channel, s.reason])).toEqual([

@@ -7,7 +7,7 @@ import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
 /**
  * The history lists' `skipReason` filter through the real pipeline and archiver: a notification
  * with a channel skipped as opted out (delivered on another), one whose every channel was opted
- * out (failed, all-channels-opted-out), and one with no skip; only the first two are found.
+ * out (status opted-out), and one with no skip; only the first two are found.
  */
 let hp: HistoryPlatform;
 beforeAll(async () => {
@@ -45,11 +45,13 @@ it('finds the notifications with an opted-out skip, and not the others', async (
   expect(await archived(plain)).toMatchObject({ status: 'delivered', skips: [] });
   expect((await optOut({ channels: { push: false }, categories: { marketing: { email: false } } })).status).toBe(200);
   const none = await notify('skip-3', 'marketing');
-  expect(await archived(none)).toMatchObject({ status: 'failed', failureReason: 'all-channels-opted-out' });
+  expect(await archived(none)).toMatchObject({ status: 'opted-out', failureReason: 'all-channels-opted-out' });
 
   const found = await listIds('/v1/notifications', { skipReason: 'opted-out' });
   expect(new Set(found)).toEqual(new Set([skipped, none]));
-  expect(await listIds('/v1/notifications', { skipReason: 'opted-out', status: 'failed' })).toEqual([none]);
+  expect(await listIds('/v1/notifications', { skipReason: 'opted-out', status: 'opted-out' })).toEqual([none]);
+  expect(await listIds('/v1/notifications', { status: 'opted-out' })).toEqual([none]);
+  expect(await listIds('/v1/notifications', { status: 'failed' })).toEqual([]);
   expect(await listIds('/v1/recipients/skip-user/notifications', { skipReason: 'opted-out', limit: '1' })).toHaveLength(1);
   expect(await listIds('/v1/notifications', { skipReason: 'suppressed' })).toEqual([]);
   // The skip bits leave the channel filter as it was: the plain one made its call on e-mail.

@@ -55,4 +55,13 @@ export type Cancellation = RouteAnswer<'/v1/notifications/{id}', 'delete', Notif
 export type EventCancellation = RouteAnswer<'/v1/notifications', 'delete', Record<string, unknown>>;
 
 /** The statuses a notification ends in (a receipt may still move delivered to bounced or complained). */
-export const TERMINAL_STATUSES: readonly NotificationView['status'][] = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained', 'canceled', 'expired'];
+export const TERMINAL_STATUSES: readonly NotificationView['status'][] = [
+  'delivered',
+  'failed',
+  'unconfirmed',
+  'bounced',
+  'complained',
+  'canceled',
+  'expired',
+  'opted-out',
+];

@@ -119,10 +119,12 @@ describe('nextCascadeStep', () => {
     expect(nextCascadeStep(all, [], 3, () => 'suppressed')).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
   });
 
-  it('ends a notification whose every channel is opted out, and never waits for an opt-out to lift', () => {
-    expect(nextCascadeStep(all, [], 3, () => 'opted-out')).toEqual({ kind: 'give-up', reason: 'all-channels-opted-out' });
+  it('ends `opted-out` when every channel is closed before a call and one was opted out, and never waits for an opt-out to lift', () => {
+    expect(nextCascadeStep(all, [], 3, () => 'opted-out')).toEqual({ kind: 'opted-out', reason: 'all-channels-opted-out' });
     const mixed = (c: Channel) => (c === 'email' ? ('suppressed' as const) : ('opted-out' as const));
-    expect(nextCascadeStep(all, [], 3, mixed)).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
+    expect(nextCascadeStep(all, [], 3, mixed)).toEqual({ kind: 'opted-out', reason: 'all-channels-opted-out' });
+    const afterCall = [{ channel: 'push' as const, outcome: 'transient' as const }];
+    expect(nextCascadeStep(all, afterCall, 3, () => 'opted-out')).toEqual({ kind: 'give-up', reason: 'all-channels-permanent' });
     const emailOut = (c: Channel) => (c === 'email' ? ('opted-out' as const) : undefined);
     expect(nextCascadeStep(['email', 'sms'], [], 3, emailOut)).toEqual({ kind: 'send', channel: 'sms', skipped: [{ channel: 'email', reason: 'opted-out' }] });
   });

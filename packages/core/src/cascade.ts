@@ -23,7 +23,8 @@ export type NextStep =
   | { kind: 'send'; channel: Channel; skipped: { channel: Channel; reason: SkipReason }[] }
   | { kind: 'reconcile'; channel: Channel }
   | { kind: 'done'; reason: 'delivered' }
-  | { kind: 'give-up'; reason: 'budget-exhausted' | 'all-channels-permanent' | 'all-channels-opted-out' }
+  | { kind: 'give-up'; reason: 'budget-exhausted' | 'all-channels-permanent' }
+  | { kind: 'opted-out'; reason: 'all-channels-opted-out' }
   | { kind: 'unconfirmed'; reason: 'unknown-outcome-budget-exhausted' }
   | { kind: 'wait'; reason: 'all-channels-unavailable'; skipped: { channel: Channel; reason: SkipReason }[] };
 
@@ -67,8 +68,11 @@ export function nextCascadeStep(
   }
   if (candidates === 0) return { kind: 'give-up', reason: 'all-channels-permanent' };
   // Suppressions and opt-outs do not lift by waiting: every remaining channel closed that way ends it.
-  if (skipped.every((s) => s.reason === 'opted-out') && attempts.length === 0) return { kind: 'give-up', reason: 'all-channels-opted-out' };
-  if (skipped.every((s) => s.reason === 'suppressed' || s.reason === 'opted-out')) return { kind: 'give-up', reason: 'all-channels-permanent' };
+  if (skipped.every((s) => s.reason === 'suppressed' || s.reason === 'opted-out')) {
+    // No call made and the recipient closed at least one channel itself: its choice, not a failure.
+    const chosen = attempts.length === 0 && skipped.some((s) => s.reason === 'opted-out');
+    return chosen ? { kind: 'opted-out', reason: 'all-channels-opted-out' } : { kind: 'give-up', reason: 'all-channels-permanent' };
+  }
   return { kind: 'wait', reason: 'all-channels-unavailable', skipped };
 }
 

@@ -18,6 +18,7 @@ export const NOTIFICATION_STATUSES = [
   'scheduled',
   'canceled',
   'expired',
+  'opted-out',
 ] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
@@ -36,7 +37,12 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 export const CANCELED_REASON = 'canceled by its tenant';
 export const EXPIRED_REASON = 'its expiresAt passed before it was delivered';
 
-export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained', 'canceled', 'expired'] as const;
+/**
+ * `opted-out`: every channel of the plan was passed over before any call, at least one because
+ * the recipient opted out of it for the category (the rest suppressed): the recipient chose, so
+ * it is no failure (docs/preferences.md). Its reason: `all-channels-opted-out`.
+ */
+export const TERMINAL_STATUSES = ['delivered', 'failed', 'unconfirmed', 'bounced', 'complained', 'canceled', 'expired', 'opted-out'] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminal(status: NotificationStatus): status is TerminalStatus {

@@ -29,6 +29,12 @@ export function createPipelineMetrics(registry: Registry) {
       'Notifications that ended expired: their expiresAt passed before a delivery (not in notify_notifications_total).',
       ['priority'],
     ),
+    optedOut: counter(
+      registry,
+      'notify_notifications_opted_out_total',
+      'Notifications ended opted-out: every channel closed before a call, at least one by the recipient (not in notify_notifications_total).',
+      ['priority'],
+    ),
     attempts: counter(
       registry,
       'notify_delivery_attempts_total',

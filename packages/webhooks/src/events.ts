@@ -10,6 +10,7 @@ export const NOTIFICATION_EVENT_TYPES = [
   'notification.complained',
   'notification.canceled',
   'notification.expired',
+  'notification.opted_out',
   'attempt.failed',
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];

@@ -28,7 +28,7 @@ const LIST_FILTERS: readonly QueryParameter[] = [
     name: 'skipReason',
     component: 'ListSkipReason',
     description:
-      'Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled.',
+      'Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was closed before a call, at least one opted out, ended `opted-out`). Not with status=scheduled.',
     schema: { type: 'string', enum: [...SKIP_REASONS] },
   },
   { name: 'since', component: 'ListSince', description: `Accepted at or after this time: ${TIME_FORMATS}.`, schema: { type: 'string' } },

@@ -605,7 +605,8 @@ export type components = {
         | 'complained'
         | 'scheduled'
         | 'canceled'
-        | 'expired';
+        | 'expired'
+        | 'opted-out';
     };
     BatchRequest: {
       /** @description Up to 1,000 notification requests, each judged like a single POST. */
@@ -666,7 +667,8 @@ export type components = {
           | 'complained'
           | 'scheduled'
           | 'canceled'
-          | 'expired';
+          | 'expired'
+          | 'opted-out';
       }[];
     };
     /** @description Canceled (again: a repeated cancel answers the same): no provider is called for it any more. */
@@ -943,7 +945,8 @@ export type components = {
         | 'complained'
         | 'scheduled'
         | 'canceled'
-        | 'expired';
+        | 'expired'
+        | 'opted-out';
       /** @description Steps held back before they started (the recipient's quiet hours), the newest few, oldest first; while the latest is ahead the status is retry-scheduled. */
       waits?: {
         at: number;
@@ -1031,7 +1034,8 @@ export type components = {
         | 'complained'
         | 'scheduled'
         | 'canceled'
-        | 'expired';
+        | 'expired'
+        | 'opted-out';
       /**
        * @description Why it was refused (refused only).
        * @constant
@@ -1243,6 +1247,7 @@ export type components = {
           | 'notification.complained'
           | 'notification.canceled'
           | 'notification.expired'
+          | 'notification.opted_out'
           | 'attempt.failed'
           | 'endpoint.disabled'
           | 'recipient.opted_out'
@@ -1266,6 +1271,7 @@ export type components = {
         | 'notification.complained'
         | 'notification.canceled'
         | 'notification.expired'
+        | 'notification.opted_out'
         | 'attempt.failed'
         | 'endpoint.disabled'
         | 'recipient.opted_out'
@@ -1293,6 +1299,7 @@ export type components = {
         | 'notification.complained'
         | 'notification.canceled'
         | 'notification.expired'
+        | 'notification.opted_out'
         | 'attempt.failed'
         | 'endpoint.disabled'
         | 'recipient.opted_out'
@@ -1329,6 +1336,7 @@ export type components = {
         | 'notification.complained'
         | 'notification.canceled'
         | 'notification.expired'
+        | 'notification.opted_out'
         | 'attempt.failed'
         | 'endpoint.disabled'
         | 'recipient.opted_out'
@@ -1542,10 +1550,10 @@ export type components = {
     ListPriority: 'urgent' | 'reminder';
     /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
     ListSince: string;
-    /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+    /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was closed before a call, at least one opted out, ended `opted-out`). Not with status=scheduled. */
     ListSkipReason: 'breaker-open' | 'no-address' | 'suppressed' | 'permanent-failure' | 'opted-out';
     /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
-    ListStatus: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'scheduled';
+    ListStatus: 'delivered' | 'failed' | 'unconfirmed' | 'bounced' | 'complained' | 'canceled' | 'expired' | 'opted-out' | 'scheduled';
     /** @description Accepted before this time (exclusive), later than since: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
     ListUntil: string;
   };
@@ -2069,7 +2077,7 @@ export interface operations {
         recipientId?: string;
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: components['parameters']['ListSince'];
-        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was closed before a call, at least one opted out, ended `opted-out`). Not with status=scheduled. */
         skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
         status?: components['parameters']['ListStatus'];
@@ -2410,7 +2418,7 @@ export interface operations {
         priority?: components['parameters']['ListPriority'];
         /** @description Accepted at or after this time: ISO 8601 with a zone (`2026-11-30T09:00:00Z`, `2026-11-30T12:00:00+03:00`), a date (`2026-11-30`, midnight UTC), or milliseconds since the epoch. */
         since?: components['parameters']['ListSince'];
-        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was opted out ended `failed`, `all-channels-opted-out`). Not with status=scheduled. */
+        /** @description Only notifications with a channel skipped for this reason (`opted-out`: the recipient opted out of it; one whose every channel was closed before a call, at least one opted out, ended `opted-out`). Not with status=scheduled. */
         skipReason?: components['parameters']['ListSkipReason'];
         /** @description Only this final status (the history holds finished notifications), or `scheduled`: the ones waiting for their sendAt, soonest first, from Redis (with or without the history; `since`/`until` then bound the sendAt; a page may be short with a nextCursor to go on). */
         status?: components['parameters']['ListStatus'];

@@ -8,7 +8,7 @@
   KEYS[2] archive queue (sorted set id -> when it became terminal, ms)
   KEYS[3] pending set (id -> last progress, ms): a terminal notification leaves it
 
-  ARGV[1] from step   ARGV[2] status (failed | unconfirmed)   ARGV[3] reason   ARGV[4] now (ms)
+  ARGV[1] from step   ARGV[2] status (failed | unconfirmed | expired | opted-out)   ARGV[3] reason   ARGV[4] now (ms)
   ARGV[5] skips to append (JSON array)
   ARGV[6] archive (1: history on, the record joins the archive queue | 0)   ARGV[7] notification id
 

@@ -10,9 +10,10 @@ export interface FinishNotificationArgs {
   fromStep: number;
   /**
    * `unconfirmed` when an unknown outcome could not be settled (the provider may have delivered);
-   * `expired` when its expiresAt passed before a call could open (begin-attempt-4's `expired`).
+   * `expired` when its expiresAt passed before a call could open (begin-attempt-4's `expired`);
+   * `opted-out` when every channel closed before a call, one by the recipient's opt-out.
    */
-  status: 'failed' | 'unconfirmed' | 'expired';
+  status: 'failed' | 'unconfirmed' | 'expired' | 'opted-out';
   reason: string;
   now: number;
   skips?: readonly unknown[];

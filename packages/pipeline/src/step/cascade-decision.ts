@@ -7,7 +7,7 @@ import type { After, Skip } from './step-types';
 /** What comes after a step: nothing (delivered), the end, or the next step on a channel after a delay. */
 export type CascadeMove =
   | { kind: 'done' }
-  | { kind: 'end'; status: 'failed' | 'unconfirmed'; reason: string }
+  | { kind: 'end'; status: 'failed' | 'unconfirmed' | 'opted-out'; reason: string }
   | { kind: 'schedule'; channel: Channel; stepKind: 'send' | 'reconcile'; delayMs: number; provider?: string };
 
 export interface CascadeDecision {
@@ -44,6 +44,7 @@ export function decideCascade(
   }
   const skips = [...newSkips, ...found];
   if (decision.kind === 'done') return { move: { kind: 'done' }, skips, found };
+  if (decision.kind === 'opted-out') return { move: { kind: 'end', status: 'opted-out', reason: decision.reason }, skips, found };
   // An unknown outcome waiting for its channel (breaker open, or connections refused) has
   // until the maximum age to be settled; after that it can never be, and says so. Calls that
   // never left spend no budget, so the maximum age also bounds a cascade of refusals.

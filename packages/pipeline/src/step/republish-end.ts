@@ -1,6 +1,6 @@
 import type { StepContext, StepServices } from './step-context';
 
-const ENDED = new Set(['delivered', 'failed', 'unconfirmed', 'expired']);
+const ENDED = new Set(['delivered', 'failed', 'unconfirmed', 'expired', 'opted-out']);
 
 /**
  * A re-run of the job that ended the notification (its worker died after the status was
@@ -16,7 +16,7 @@ export async function replayEnd(ctx: StepContext, s: StepServices): Promise<void
     notificationId: ctx.data.id,
     step: ctx.data.step,
     priority: ctx.data.priority,
-    status: status as 'delivered' | 'failed' | 'unconfirmed' | 'expired',
+    status: status as 'delivered' | 'failed' | 'unconfirmed' | 'expired' | 'opted-out',
     calls: 0,
     endedAt: s.now(),
     ...(tenant ? { tenant } : {}),

@@ -8,7 +8,7 @@ export interface NotificationEnded {
   step: number;
   priority: Priority;
   /** `canceled` comes from the api's cancel (no step ended it: `step` is the record's current one). */
-  status: 'delivered' | 'failed' | 'unconfirmed' | 'expired' | 'canceled';
+  status: 'delivered' | 'failed' | 'unconfirmed' | 'expired' | 'canceled' | 'opted-out';
   /** External calls it spent (the cascade depth). */
   calls: number;
   /** When it was accepted (ms), where known: a delivery's latency runs from it. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { WriteCoalescer } from '../write-coalescer';
-import type { StepEvents } from './step-events';
+import type { NotificationEnded, StepEvents } from './step-events';
 import type { StepEventType } from './step-types';
 
 /** The terminal counters (a replayed end was counted by the run that wrote it: not subscribed to replays). */
@@ -10,6 +10,11 @@ export function subscribeMetrics(events: StepEvents, metrics: PipelineMetrics): 
     // Neither is a delivery outcome: the delivery ratio counts only what was tried to the end.
     if (e.status === 'expired' || e.status === 'canceled') {
       metrics[e.status].inc({ priority: e.priority });
+      return;
+    }
+    // The recipient's choice: no delivery outcome either (kept out of the delivery ratio).
+    if (e.status === 'opted-out') {
+      metrics.optedOut.inc({ priority: e.priority });
       return;
     }
     metrics.notifications.inc({ priority: e.priority, outcome: e.status });
@@ -38,6 +43,11 @@ export function subscribeWebhooks(events: StepEvents, publisher: StepEventPublis
       logger.warn({ err: error, notificationId, type }, 'webhook event not published');
     }
   };
-  events.ended.subscribe((e) => publish(`notification.${e.status}`, e.notificationId, e.step, e.tenant), { replays: true });
+  events.ended.subscribe((e) => publish(endEventType(e.status), e.notificationId, e.step, e.tenant), { replays: true });
   events.attemptFailed.subscribe((e) => publish('attempt.failed', e.notificationId, e.step, e.tenant));
+}
+
+/** The webhook event of an end: `notification.<status>`, dashes as underscores (`notification.opted_out`). */
+function endEventType(status: NotificationEnded['status']): StepEventType {
+  return `notification.${status === 'opted-out' ? 'opted_out' : status}`;
 }

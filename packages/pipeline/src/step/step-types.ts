@@ -3,7 +3,13 @@ import type { ProviderAdapter } from '@notify/providers';
 
 /** What the step processor tells tenant webhooks: a notification's terminal state, or a failed attempt. */
 export type StepEventType =
-  'notification.delivered' | 'notification.failed' | 'notification.unconfirmed' | 'notification.expired' | 'notification.canceled' | 'attempt.failed';
+  | 'notification.delivered'
+  | 'notification.failed'
+  | 'notification.unconfirmed'
+  | 'notification.expired'
+  | 'notification.canceled'
+  | 'notification.opted_out'
+  | 'attempt.failed';
 
 /** Finds a provider's adapter by name (ProviderDirectory implements it). */
 export interface ProviderLookup {
@@ -18,8 +24,11 @@ export interface ProviderLookup {
  */
 export type UnknownOutcomePolicy = 'settle' | 'resend';
 
-/** How a step ends a notification without a delivery (`expired`: its expiresAt passed before a call). */
-export type EndStatus = 'failed' | 'unconfirmed' | 'expired';
+/**
+ * How a step ends a notification without a delivery (`expired`: its expiresAt passed before a
+ * call; `opted-out`: every channel closed before a call, at least one by the recipient's opt-out).
+ */
+export type EndStatus = 'failed' | 'unconfirmed' | 'expired' | 'opted-out';
 
 /** What a step job did; returned as the BullMQ job's result (visible in bull-board). */
 export type StepResult =

@@ -7,8 +7,8 @@
 -- of its 422. A day's bucket count (2^bits, meta field 'b:<day>') is fixed at its first write
 -- from the day before's volume (meta 'n:<day>'), aiming at ~64 entries a bucket.
 local IDEM_DAY_MS = 86400000
-local IDEM_STATUS_BYTE = { delivered = 'd', failed = 'f', unconfirmed = 'u', bounced = 'b', complained = 'c', canceled = 'x', expired = 'e' }
-local IDEM_STATUS_NAME = { d = 'delivered', f = 'failed', u = 'unconfirmed', b = 'bounced', c = 'complained', x = 'canceled', e = 'expired' }
+local IDEM_STATUS_BYTE = { delivered = 'd', failed = 'f', unconfirmed = 'u', bounced = 'b', complained = 'c', canceled = 'x', expired = 'e', ['opted-out'] = 'o' }
+local IDEM_STATUS_NAME = { d = 'delivered', f = 'failed', u = 'unconfirmed', b = 'bounced', c = 'complained', x = 'canceled', e = 'expired', o = 'opted-out' }
 
 -- Lowercase hex -> bytes (the first `bytes` bytes); any other text is kept as it is.
 local function idemBytes(text, bytes)

@@ -2,4 +2,5 @@
 local function isTerminal(status)
   return status == 'delivered' or status == 'failed' or status == 'unconfirmed'
     or status == 'bounced' or status == 'complained' or status == 'canceled' or status == 'expired'
+    or status == 'opted-out'
 end
