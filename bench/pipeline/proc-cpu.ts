@@ -1,12 +1,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
-export function processCpuSeconds(pid: number): number | undefined {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux); with
+ * `withChildren`, its waited-for children's too (cutime + cstime: a PostgreSQL server's ended backends).
+ */
+export function processCpuSeconds(pid: number, withChildren = false): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const ticks = Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
     return ticks / CLOCK_TICKS;
   } catch {
     return undefined;
@@ -18,11 +21,37 @@ const CLOCK_TICKS = 100;
 
 export type CpuSample = Map<string, number>;
 
+/**
+ * Per process: its CPU seconds and those of every process under it, live or ended (a PostgreSQL
+ * server is a postmaster and its backends, under `runuser` when run as root).
+ */
 export function sampleCpu(pids: ReadonlyMap<string, number>): CpuSample {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parentsOf()) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const tree = (pid: number): number | undefined => {
+    const own = processCpuSeconds(pid, true);
+    if (own === undefined) return undefined;
+    return (children.get(pid) ?? []).reduce((sum, child) => sum + (tree(child) ?? 0), own);
+  };
   const out: CpuSample = new Map();
   for (const [name, pid] of pids) {
-    const s = processCpuSeconds(pid);
+    const s = tree(pid);
     if (s !== undefined) out.set(name, s);
+  }
+  return out;
+}
+
+/** Every live process and its parent, from /proc. */
+function parentsOf(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      out.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
   }
   return out;
 }
@@ -39,18 +68,15 @@ export function cpuShares(before: CpuSample, after: CpuSample, seconds: number):
 
 /**
  * This process's children by role, from /proc (whatever launched them): redis-server, api,
- * simulators, worker-1..n, and the references' processes, named by their command line.
+ * postgres, simulators, worker-1..n, and the references' processes, named by their command line.
  */
 export function childProcesses(parent = process.pid): Map<string, number> {
   const found: { pid: number; name: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const [pid, ppid] of parentsOf()) {
+    if (ppid !== parent) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== parent) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      found.push({ pid: Number(entry), name: roleOf(cmdline) });
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      found.push({ pid, name: roleOf(cmdline) });
     } catch {
       // The process ended while we looked.
     }
@@ -66,6 +92,7 @@ export function childProcesses(parent = process.pid): Map<string, number> {
 
 function roleOf(cmdline: string): string {
   if (/redis-server/.test(cmdline)) return 'redis';
+  if (/\bpostgres\b/.test(cmdline)) return 'postgres';
   const match = /(apps\/(\w+)\/src|bench\/references\/([\w-]+))/.exec(cmdline);
   return match?.[2] ?? match?.[3] ?? 'other';
 }

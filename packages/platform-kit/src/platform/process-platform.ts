@@ -26,8 +26,10 @@ export interface ProcessPlatformOptions {
    */
   simulatorPorts?: SimulatorPorts;
   entries?: AppEntries;
-  /** Redis's data directory (no persistence: a run's data is thrown away). */
+  /** Redis's data directory (without persistence a run's data is thrown away). */
   dataDir: string;
+  /** The one redis-server's persistence: none (default) or production's AOF with `appendfsync everysec`. */
+  redisPersistence?: 'aof' | 'none';
   redisServer?: string;
   signal?: AbortSignal;
   startTimeoutMs?: number;
@@ -72,7 +74,7 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   const server = {
     group: o.group,
     env: o.inherited,
-    persistence: 'none',
+    persistence: o.redisPersistence ?? 'none',
     timeoutMs,
     ...(o.redisServer ? { redisServer: o.redisServer } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
