@@ -143,7 +143,8 @@ describe('opt-outs', () => {
     const marketing = await terminal(await notify('opt-1', recipient, 'marketing'));
     expect(marketing.status).toBe('delivered');
     expect(marketing.skips).toEqual([expect.objectContaining({ channel: 'email', reason: 'opted-out' })]);
-    expect(marketing.attempts.map((a) => [a.channel, a.outcome])).toEqual([['push', 'delivered']]);
+    // Passed over at intake (the script reads the opt-out in the record's slot): the delivering call is step 1, no lane job skipped it.
+    expect(marketing.attempts.map((a) => [a.channel, a.outcome, a.step])).toEqual([['push', 'delivered', 1]]);
 
     const plain = await terminal(await notify('opt-2', recipient));
     expect(plain.skips).toEqual([]);

@@ -9,6 +9,7 @@ export * from './identity';
 export * from './status';
 export * from './expiry';
 export * from './cascade';
+export * from './cascade-candidates';
 export * from './outcome-classification';
 export * from './provider-ledger';
 export * from './formatting/gsm7';

@@ -19,10 +19,10 @@ import {
 import { headerReturnCodes } from './lua-header';
 
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
-  'intake-4': INTAKE_CODES,
+  'intake-8': INTAKE_CODES,
   'begin-attempt-4': BEGIN_ATTEMPT_CODES,
   'finish-attempt-4': FINISH_ATTEMPT_CODES,
-  'schedule-step-1': SCHEDULE_STEP_CODES,
+  'schedule-step-5': SCHEDULE_STEP_CODES,
   'finish-notification-3': FINISH_NOTIFICATION_CODES,
   'claim-archive-1': CLAIM_ARCHIVE_CODES,
   'compact-archived-2': COMPACT_ARCHIVED_CODES,

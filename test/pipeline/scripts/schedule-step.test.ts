@@ -8,13 +8,17 @@ const key = notificationKey(id);
 const schedule = (overrides: Partial<ScheduleStepArgs> = {}) =>
   scripts().scheduleStep({ id, fromStep: 1, channel: 'sms', kind: 'send', skips: [], status: 'retry-scheduled', ...overrides });
 
-describe('schedule-step-1.lua', () => {
+describe('schedule-step-5.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
   });
 
   it('scheduled: moves to the next step and channel, appending skips', async () => {
-    await expect(schedule({ skips: [{ channel: 'push', reason: 'breaker-open', at: NOW }] })).resolves.toEqual({ code: 'scheduled' });
+    await expect(schedule({ skips: [{ channel: 'push', reason: 'breaker-open', at: NOW }] })).resolves.toEqual({
+      code: 'scheduled',
+      channel: 'sms',
+      skipped: [],
+    });
     const record = await redis().hgetall(key);
     expect(record).toMatchObject({ step: '2', chan: 'sms', kind: 'send', status: 'retry-scheduled' });
     expect(JSON.parse(record.skips as string)).toEqual([{ channel: 'push', reason: 'breaker-open', at: NOW }]);
@@ -26,7 +30,7 @@ describe('schedule-step-1.lua', () => {
         { channel: 'push', reason: 'breaker-open', at: NOW + step },
         { channel: 'sms', reason: step % 2 === 0 ? 'suppressed' : 'breaker-open', at: NOW + step },
       ];
-      await expect(schedule({ fromStep: step, skips })).resolves.toEqual({ code: 'scheduled' });
+      await expect(schedule({ fromStep: step, skips })).resolves.toEqual({ code: 'scheduled', channel: 'sms', skipped: [] });
     }
     const kept = JSON.parse((await redis().hget(key, 'skips')) as string) as unknown[];
     expect(kept).toEqual([

@@ -36,7 +36,7 @@ export interface IntakeDeps {
    */
   carriable?: (channel: Channel, address: string) => boolean;
   /** The tenants' categories (docs/preferences.md); absent: a notification's category is not checked. */
-  consent?: Pick<ConsentSettings, 'category'>;
+  consent?: Pick<ConsentSettings, 'category' | 'tenant'>;
   /** The tenant's defaults (TENANTS_FILE): its time zone and quiet hours. Absent: no tenant has any. */
   tenantSettings?: (tenant: string) => TenantSettings | undefined;
   /** The lanes' backlog: new work is refused while they are behind (docs/backpressure.md); absent: never. */

@@ -1,6 +1,7 @@
 import {
   NotifyError,
   addressHash,
+  cascadeCandidates,
   expiresAtOf,
   nextCascadeStep,
   notificationId,
@@ -43,6 +44,9 @@ export async function prepareIntake(
   const unavailable = (c: Channel): SkipReason | undefined => (open.has(c) ? 'breaker-open' : undefined);
   const first = nextCascadeStep(plan, [], deps.config.budget, unavailable);
   const firstChannel = first.kind === 'send' ? first.channel : (plan[0] as Channel);
+  // Suppressions and opt-outs are read by the intake script, in the record's slot: it starts on the first open candidate.
+  const candidates = first.kind === 'send' ? cascadeCandidates(plan, [], deps.config.budget, unavailable) : [];
+  const readOptOuts = job.category !== undefined && deps.consent !== undefined && (await deps.consent.tenant(tenant)).optOuts;
   const skips = first.kind === 'send' ? first.skipped.map((s) => ({ ...s, at: now })) : [];
   for (const s of skips) deps.metrics.skips.inc({ channel: s.channel, reason: s.reason });
   const args: IntakeArgs = {
@@ -62,6 +66,8 @@ export async function prepareIntake(
     recordTtlSeconds: deps.config.recordTtlSeconds,
     idempotencyWindowSeconds: deps.config.idempotencyWindowSeconds,
     skips,
+    ...(candidates.length > 0 ? { candidates } : {}),
+    ...(readOptOuts ? { readOptOuts } : {}),
     ...(sendAt !== undefined ? { sendAt } : {}),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
     ...(job.category !== undefined ? { category: job.category } : {}),

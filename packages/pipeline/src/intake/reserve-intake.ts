@@ -25,7 +25,8 @@ export async function reserveIntake(
     case 'created':
       // Scheduled: no job now; the releaser adds it when due.
       if (reply.status === 'scheduled') return { outcome: { kind: 'accepted', id: args.id, status: 'scheduled' } };
-      return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(args.firstChannel) };
+      for (const skip of reply.skipped) deps.metrics.skips.inc(skip);
+      return { outcome: { kind: 'accepted', id: args.id, status: 'accepted' }, enqueue: job(reply.firstChannel) };
     case 'duplicate': {
       deps.metrics.duplicatesBlocked.inc({ stage: 'intake' });
       const outcome: IntakeResult = { kind: 'duplicate', id: args.id, status: reply.status };

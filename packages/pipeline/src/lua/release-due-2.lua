@@ -2,7 +2,7 @@
   Releases up to ARGV[1] due scheduled notifications of one partition: each entry of the due
   index whose sendAt is at or before Redis's clock (never early, whatever a worker's clock says)
   leaves the index, and its record, still 'scheduled', becomes 'accepted' and joins the
-  pending-intake set, exactly as intake-4 leaves a notification sent now. The caller then adds
+  pending-intake set, exactly as intake-8 leaves a notification sent now. The caller then adds
   the first step jobs; if it dies first, the intake sweeper re-adds them from the pending set
   (nothing is lost; a first step added twice is one step: begin-attempt-4 decides). An entry
   whose record is gone or no longer 'scheduled' (canceled, expired) just leaves the index.

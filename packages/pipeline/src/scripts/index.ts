@@ -33,10 +33,10 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
-  'intake-4',
+  'intake-8',
   'begin-attempt-4',
   'finish-attempt-4',
-  'schedule-step-1',
+  'schedule-step-5',
   'finish-notification-3',
   'claim-archive-1',
   'compact-archived-2',
@@ -99,10 +99,10 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   const archive = options.archive === true;
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
-  const intake = command('intake-4');
+  const intake = command('intake-8');
   const beginAttempt = command('begin-attempt-4');
   const finishAttempt = command('finish-attempt-4');
-  const scheduleStep = command('schedule-step-1');
+  const scheduleStep = command('schedule-step-5');
   const finishNotification = command('finish-notification-3');
   const cancelNotification = command('cancel-notification-4');
   return {

@@ -4,17 +4,19 @@ import {
   idempotencyBucketPrefix,
   idempotencyMetaKey,
   notificationKey,
+  optOutKey,
   parkedStubPrefix,
   pendingIntakeKey,
+  suppressionKey,
   type Channel,
   type NotificationStatus,
   type Priority,
   type QuietRule,
 } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
-import { decodeReply, text } from './script-reply';
+import { decodeReply, parseFoundSkips, text, type FoundSkip } from './script-reply';
 
-/** intake-4.lua's return codes (its header lists the same). */
+/** intake-8.lua's return codes (its header lists the same). */
 export const INTAKE_CODES = { created: 0, duplicate: 1, conflict: 2 } as const;
 
 export interface IntakeArgs {
@@ -44,11 +46,18 @@ export interface IntakeArgs {
   quiet?: QuietRule;
   /** The non-required category whose opt-outs apply (kept in the record as `cat` for jobs rebuilt from it). */
   category?: string;
+  /**
+   * The first step's channels in cascade order (cascadeCandidates): the script starts on the
+   * first one neither suppressed nor opted out. Absent: `firstChannel`, unchecked.
+   */
+  candidates?: readonly Channel[];
+  /** Whether the recipient's opt-outs for `category` are read (the tenant has some recorded). */
+  readOptOuts?: boolean;
 }
 
 export type IntakeReply =
   /** `status`: 'accepted' (the caller adds the first job) or 'scheduled' (the releaser does, when due). */
-  | { code: 'created'; status: 'accepted' | 'scheduled' }
+  | { code: 'created'; status: 'accepted' | 'scheduled'; firstChannel: Channel; skipped: FoundSkip[] }
   /** `firstChannel` is set while the record is still 'accepted' (its first job may be missing). */
   | { code: 'duplicate'; status: NotificationStatus; firstChannel: Channel | undefined }
   | { code: 'conflict' };
@@ -60,6 +69,10 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     pendingIntakeKey(partition),
     idempotencyMetaKey(partition),
     dueIndexKey(partition),
+    suppressionKey(a.rh, 'push', partition),
+    suppressionKey(a.rh, 'sms', partition),
+    suppressionKey(a.rh, 'email', partition),
+    optOutKey(a.rh, partition),
     a.id,
     a.fingerprint,
     a.tenant,
@@ -83,9 +96,14 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     a.quiet ? JSON.stringify(a.quiet) : '',
     a.category ?? '',
     parkedStubPrefix(partition),
+    a.candidates?.join(',') ?? '',
+    a.readOptOuts ? '1' : '',
   );
-  const { code, detail } = decodeReply('intake-4', INTAKE_CODES, reply);
-  if (code === 'created') return { code, status: text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted' };
+  const { code, detail } = decodeReply('intake-8', INTAKE_CODES, reply);
+  if (code === 'created') {
+    const status = text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted';
+    return { code, status, firstChannel: (text(detail[1]) || a.firstChannel) as Channel, skipped: parseFoundSkips(text(detail[2])) };
+  }
   if (code !== 'duplicate') return { code };
   const status = text(detail[0]) as NotificationStatus;
   return { code, status, firstChannel: status === 'accepted' && detail[1] ? (text(detail[1]) as Channel) : undefined };

@@ -1,3 +1,5 @@
+import type { Channel, SkipReason } from '@notify/core';
+
 /**
  * A script's return codes by name, exactly as its header lists them (`{ proceed: 0, terminal: 1 }`).
  * Declared `as const` next to the script's typed method; a test checks header and constants agree.
@@ -34,3 +36,18 @@ function namesOf(codes: ReturnCodes): Map<number, string> {
 /** A reply value as text ('' for nil). */
 export const text = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value === null || value === undefined ? '' : JSON.stringify(value);
+
+/** A channel a script passed over (suppressed, opted out), and why. */
+export interface FoundSkip {
+  channel: Channel;
+  reason: SkipReason;
+}
+
+/** A script's 'channel:reason,...' of the channels it passed over. */
+export function parseFoundSkips(found: string): FoundSkip[] {
+  if (found === '') return [];
+  return found.split(',').map((pair) => {
+    const [channel, reason] = pair.split(':') as [Channel, SkipReason];
+    return { channel, reason };
+  });
+}

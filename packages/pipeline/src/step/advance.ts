@@ -29,6 +29,7 @@ export async function advance(ctx: StepContext, s: StepServices, newSkips: Skip[
       ...(tenant ? { tenant } : {}),
     });
   } else if (move.kind === 'schedule') {
-    await scheduleNextStep(ctx, s, { fromStep: step, channel: move.channel, kind: move.stepKind, delayMs: move.delayMs, provider: move.provider, skips });
+    const next = { fromStep: step, channel: move.channel, kind: move.stepKind, delayMs: move.delayMs, provider: move.provider, skips };
+    await scheduleNextStep(ctx, s, move.candidates ? { ...next, candidates: move.candidates } : next);
   }
 }

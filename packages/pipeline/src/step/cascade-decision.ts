@@ -1,4 +1,4 @@
-import { nextCascadeStep, type Channel, type SkipReason } from '@notify/core';
+import { cascadeCandidates, nextCascadeStep, type Channel, type SkipReason } from '@notify/core';
 import type { CascadeConfig } from '../cascade-config';
 import { recordAttempts, type RecordFields } from '../notification-record';
 import { reconcileProviderOf } from './next-step';
@@ -8,7 +8,15 @@ import type { After, Skip } from './step-types';
 export type CascadeMove =
   | { kind: 'done' }
   | { kind: 'end'; status: 'failed' | 'unconfirmed' | 'opted-out'; reason: string }
-  | { kind: 'schedule'; channel: Channel; stepKind: 'send' | 'reconcile'; delayMs: number; provider?: string };
+  | {
+      kind: 'schedule';
+      channel: Channel;
+      stepKind: 'send' | 'reconcile';
+      delayMs: number;
+      provider?: string;
+      /** A send's channels in cascade order (`channel` first): the schedule script takes the first not suppressed or opted out. */
+      candidates?: Channel[];
+    };
 
 export interface CascadeDecision {
   move: CascadeMove;
@@ -72,7 +80,9 @@ export function decideCascade(
   const delayMs = waiting ? config.unavailableRetryMs : delayAfter(after, config);
   const stepKind = decision.kind === 'reconcile' ? 'reconcile' : 'send';
   const provider = stepKind === 'reconcile' ? reconcileProviderOf(fields, channel) : undefined;
-  return { move: { kind: 'schedule', channel, stepKind, delayMs, ...(provider !== undefined ? { provider } : {}) }, skips, found };
+  const candidates = decision.kind === 'send' && !waiting ? cascadeCandidates(plan, attempts, config.budget, unavailable) : undefined;
+  const extra = { ...(provider !== undefined ? { provider } : {}), ...(candidates ? { candidates } : {}) };
+  return { move: { kind: 'schedule', channel, stepKind, delayMs, ...extra }, skips, found };
 }
 
 function delayAfter(after: After, config: CascadeConfig): number {

@@ -14,6 +14,8 @@ export interface NextStepRequest {
   skips: Skip[];
   /** A stage's defer: why the step waits and until when (the record's `waits`). */
   wait?: WaitRecord;
+  /** A send's channels in cascade order: the script takes the first not suppressed or opted out. */
+  candidates?: Channel[];
 }
 
 /**
@@ -32,9 +34,18 @@ export async function scheduleNextStep(ctx: StepContext, s: StepServices, next: 
     skips: next.skips,
     status: delayMs > 0 ? 'retry-scheduled' : 'routing',
     ...(next.wait ? { wait: next.wait } : {}),
+    ...(next.candidates ? { candidates: next.candidates, rh: ctx.data.rh, now: s.now(), ...(await optOutCategory(ctx, s)) } : {}),
   });
   if (scheduled.code !== 'scheduled') return false;
+  for (const skip of scheduled.skipped) s.metrics.skips.inc(skip);
   s.coalesce();
-  await s.queues.enqueueLaterStep(ctx.data.priority, stepData(ctx.data, next.fromStep + 1, next.channel, next.provider), delayMs);
+  await s.queues.enqueueLaterStep(ctx.data.priority, stepData(ctx.data, next.fromStep + 1, scheduled.channel, next.provider), delayMs);
   return true;
+}
+
+/** The category whose opt-outs the schedule script reads: none for a required one, or a tenant with none recorded. */
+async function optOutCategory(ctx: StepContext, s: StepServices): Promise<{ optOutCategory?: string }> {
+  const { category, tenant } = ctx.data;
+  if (!s.consent || category === undefined || tenant === undefined) return {};
+  return (await s.consent.settings.tenant(tenant)).optOuts ? { optOutCategory: category } : {};
 }

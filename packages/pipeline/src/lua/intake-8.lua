@@ -9,6 +9,8 @@
   KEYS[4] due index sorted set (id -> sendAt, ms): a notification whose sendAt is still ahead
           (by Redis's clock, so a skewed caller never makes it early) goes here instead of
           KEYS[2], with status 'scheduled'; the releaser (release-due-2) moves it on when due
+  KEYS[5..7] suppression keys of (recipient, push / sms / email)
+  KEYS[8] the recipient's opt-out hash
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -26,10 +28,15 @@
   ARGV[22] the non-required category whose opt-outs apply, or '' (kept as 'cat')
   ARGV[23] parked stub prefix (see the parked-stubs include), or '': a notification parked in
            PostgreSQL answers from its stub, duplicate { 1, 'scheduled' } or conflict
+  ARGV[24] the first step's candidate channels in cascade order (comma-separated; '' = ARGV[9]):
+           a notification sent now starts on the first one neither suppressed nor opted out, and
+           records the others' skips (a scheduled one is checked when its step runs)
+  ARGV[25] '1' when the recipient's opt-outs for ARGV[22] are read (the tenant has some), else ''
 
   Returns { code, detail... }
-    0 created     { 0, status }: 'accepted' (its first job is the caller's to add), or
-                  'scheduled' (no job: the releaser adds it when due)
+    0 created     { 0, status, first channel, skips found ('channel:reason,...') }: 'accepted'
+                  (its first job, on that channel, is the caller's to add), or 'scheduled' (no
+                  job: the releaser adds it when due)
     1 duplicate   { 1, status, channel of step 1 }: same fingerprint; while the status is still
                   'accepted' the caller re-adds the first job (idempotent), in case the first
                   intake died between this script and the enqueue
@@ -40,6 +47,7 @@
 --- @include "redis-time-ms"
 --- @include "idempotency-entries"
 --- @include "parked-stubs"
+--- @include "first-open-channel"
 local existing = redis.call('HMGET', KEYS[1], 'fp', 'status', 'chan')
 if existing[1] then
   if existing[1] == ARGV[2] then
@@ -65,11 +73,21 @@ end
 local sendAt = tonumber(ARGV[20]) or 0
 local scheduled = sendAt > 0 and sendAt > redisTimeMs()
 local status = scheduled and 'scheduled' or 'accepted'
+local first, skips, found = ARGV[9], ARGV[14], ''
+if not scheduled and ARGV[24] ~= nil and ARGV[24] ~= '' then
+  local optOutKey = ARGV[25] == '1' and ARGV[22] ~= '' and KEYS[8] or ''
+  local open, skipped = firstOpenChannel(ARGV[24], { push = KEYS[5], sms = KEYS[6], email = KEYS[7] }, optOutKey, ARGV[22], tonumber(ARGV[12]))
+  if open and #skipped > 0 then
+    local all = cjson.decode(skips)
+    for _, s in ipairs(skipped) do table.insert(all, s) end
+    first, skips, found = open, cjson.encode(all), skipsText(skipped)
+  end
+end
 redis.call('HSET', KEYS[1],
   'id', ARGV[1], 'fp', ARGV[2], 'tenant', ARGV[3], 'eventId', ARGV[4], 'recipientId', ARGV[5],
-  'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', ARGV[9], 'kind', 'send',
+  'rh', ARGV[6], 'priority', ARGV[7], 'plan', ARGV[8], 'step', 1, 'chan', first, 'kind', 'send',
   'content', ARGV[10], 'addresses', ARGV[11], 'acceptedAt', ARGV[12], 'status', status,
-  'calls', 0, 'skips', ARGV[14], 'ah', ARGV[15])
+  'calls', 0, 'skips', skips, 'ah', ARGV[15])
 if sendAt > 0 then redis.call('HSET', KEYS[1], 'sendAt', sendAt) end
 if ARGV[18] ~= nil and ARGV[18] ~= '' then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[18]) end
 if ARGV[21] ~= nil and ARGV[21] ~= '' then redis.call('HSET', KEYS[1], 'quiet', ARGV[21]) end
@@ -85,7 +103,7 @@ if ARGV[19] ~= nil and ARGV[19] ~= '' then
 end
 if scheduled then
   redis.call('ZADD', KEYS[4], sendAt, ARGV[1])
-  return { 0, status }
+  return { 0, status, first, '' }
 end
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
-return { 0, status }
+return { 0, status, first, found }
