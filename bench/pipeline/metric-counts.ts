@@ -7,6 +7,7 @@ export interface Counts {
   accepted: number;
   /** Items refused with 503 BACKLOG_FULL. */
   refused: number;
+  /** Ended in any way: the SLO's outcomes plus opted out, canceled and expired (counted apart from them). */
   terminal: number;
   delivered: number;
   /** Terminal notifications written to the history store. */
@@ -16,6 +17,14 @@ export interface Counts {
   webhookDeliveries: number;
 }
 
+/** Every way a notification ends: the SLO's counter and the three kept out of its ratio. */
+const ENDED_COUNTERS = [
+  'notify_notifications_total',
+  'notify_notifications_opted_out_total',
+  'notify_notifications_canceled_total',
+  'notify_notifications_expired_total',
+] as const;
+
 export async function readCounts(target: BenchTarget): Promise<Counts> {
   const texts = await Promise.all(target.metricsUrls.map(async (url) => (await fetch(url)).text()));
   const text = texts.join('\n');
@@ -23,7 +32,7 @@ export async function readCounts(target: BenchTarget): Promise<Counts> {
     t: performance.now(),
     accepted: sumSamples(text, 'notify_intake_requests_total', { result: 'accepted' }),
     refused: sumSamples(text, 'notify_intake_requests_total', { result: 'backlog_full' }),
-    terminal: sumSamples(text, 'notify_notifications_total'),
+    terminal: ENDED_COUNTERS.reduce((sum, name) => sum + sumSamples(text, name), 0),
     delivered: sumSamples(text, 'notify_notifications_total', { outcome: 'delivered' }),
     archived: sumSamples(text, 'notify_history_archived_total'),
     historyBacklog: Math.max(0, ...texts.map((t) => sumSamples(t, 'notify_history_backlog'))),
