@@ -54,7 +54,7 @@ export async function drainAndCost(
   const per = (v: number) => (n > 0 ? v / n : null);
   const seconds = withApiTotal(cpuShares(start.cpu, sampleCpu(o.pids), 1));
   const system = Object.entries(seconds)
-    .filter(([name]) => name !== 'api total')
+    .filter(([name]) => name !== 'api total' && !name.startsWith('bench'))
     .reduce((sum, [, s]) => sum + s, 0);
   seconds.bench = o.benchCpu() - start.bench;
   return {
