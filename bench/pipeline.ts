@@ -30,11 +30,18 @@ const loadText = (l: number[]) => l.map((v) => v.toFixed(2)).join('/');
 async function runPlatform(ctx: BenchContext, report: BenchReport): Promise<void> {
   const o = ctx.options;
   const profile = PROFILES[o.profile];
-  ctx.log(`platform (${o.profile}): ${o.apiInstances > 1 ? `${o.apiInstances} api instances` : 'api'} + ${o.workers} workers + simulators + Redis, ${o.mode} intake`);
+  ctx.log(
+    `platform (${o.profile}): ${o.apiInstances > 1 ? `${o.apiInstances} api instances` : 'api'} + ${o.workers} workers + simulators + Redis, ${o.mode} intake`,
+  );
   const services = await startProfileServices(o.profile, { group: ctx.phase(), inherited: ctx.inherited, log: ctx.log, signal: ctx.signal });
   let receiver: WebhookReceiver | undefined;
   try {
-    const platform = await startBenchPlatform(ctx, { workers: o.workers, apis: o.apiInstances, redisPersistence: profile.redisPersistence, appEnv: services.appEnv });
+    const platform = await startBenchPlatform(ctx, {
+      workers: o.workers,
+      apis: o.apiInstances,
+      redisPersistence: profile.redisPersistence,
+      appEnv: services.appEnv,
+    });
     try {
       if (profile.webhooks) receiver = await startWebhookEndpoint(platform.apiUrl, BENCH_API_KEY);
       if (o.consent) await setUpConsent(platform.apiUrl, BENCH_API_KEY);
@@ -60,6 +67,7 @@ async function runPlatform(ctx: BenchContext, report: BenchReport): Promise<void
               urgentSample: o.urgentSample,
               delivering: true,
               history: profile.history,
+              webhooks: profile.webhooks,
               ...(o.consent ? { shape: withConsent } : {}),
             },
             each: (result) => {

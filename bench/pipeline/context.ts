@@ -9,9 +9,9 @@ export interface BenchContext {
   /** Passed to every child (PATH finds node, redis-server, postgres). */
   inherited: Record<string, string>;
   /** A new process group for a phase (a stopped group starts nothing more); Ctrl-C stops them all. */
-  phase(): ProcessGroup;
+  phase: () => ProcessGroup;
   signal: AbortSignal;
-  log(line: string): void;
+  log: (line: string) => void;
 }
 
 /** One ioredis connection for the bench's own reads (INFO, queue fills), closed after `run`. */

@@ -23,30 +23,33 @@ export function withApiTotal(cpu: Record<string, number>): Record<string, number
 }
 
 /**
- * After the hold: waits (up to `drainSeconds`) until every accepted notification is terminal and,
- * with the history on, the archive queue is empty; then reads the whole run's costs (hold and
+ * After the hold: waits (up to `drainSeconds`) until every accepted notification is terminal,
+ * with the history on the archive queue is empty, and with webhooks every delivered one's call
+ * has succeeded; then reads the whole run's costs (hold and
  * drain, every notification terminal): Redis's, each process's CPU, Redis's memory.
  */
 export async function drainAndCost(
   target: BenchTarget,
-  o: { endAt: number; drainSeconds: number; history: boolean; pids: ReadonlyMap<string, number>; benchCpu: () => number },
+  o: { endAt: number; drainSeconds: number; history: boolean; webhooks: boolean; pids: ReadonlyMap<string, number>; benchCpu: () => number },
   start: RunStart,
-): Promise<Pick<RateResult, 'drainSeconds' | 'historyDrainSeconds' | 'wholeRun'>> {
+): Promise<Pick<RateResult, 'drainSeconds' | 'historyDrainSeconds' | 'webhookDrainSeconds' | 'wholeRun'>> {
   const deadline = performance.now() + o.drainSeconds * 1_000;
   let drainSeconds: number | null = null;
   let historyDrainSeconds: number | null = null;
+  let webhookDrainSeconds: number | null = null;
+  const since = () => (performance.now() - o.endAt) / 1_000;
   let c = await readCounts(target);
   for (;;) {
-    if (drainSeconds === null && c.terminal >= c.accepted) drainSeconds = (performance.now() - o.endAt) / 1_000;
-    if (drainSeconds !== null && o.history && historyDrainSeconds === null && c.historyBacklog === 0) {
-      historyDrainSeconds = (performance.now() - o.endAt) / 1_000;
-    }
-    if (drainSeconds !== null && (!o.history || historyDrainSeconds !== null)) break;
+    if (drainSeconds === null && c.terminal >= c.accepted) drainSeconds = since();
+    if (drainSeconds !== null && o.history && historyDrainSeconds === null && c.historyBacklog === 0) historyDrainSeconds = since();
+    const webhooksDone = c.webhookDeliveries - start.counts.webhookDeliveries >= c.delivered - start.counts.delivered;
+    if (drainSeconds !== null && o.webhooks && webhookDrainSeconds === null && webhooksDone) webhookDrainSeconds = since();
+    if (drainSeconds !== null && (!o.history || historyDrainSeconds !== null) && (!o.webhooks || webhookDrainSeconds !== null)) break;
     if (performance.now() > deadline) break;
     await sleep(250);
     c = await readCounts(target);
   }
-  if (drainSeconds === null) return { drainSeconds, historyDrainSeconds, wholeRun: null };
+  if (drainSeconds === null) return { drainSeconds, historyDrainSeconds, webhookDrainSeconds, wholeRun: null };
   const redis = await sampleRedis(target.redis);
   const run = redisCost(start.redis, redis);
   const n = c.terminal - start.counts.terminal;
@@ -60,6 +63,7 @@ export async function drainAndCost(
   return {
     drainSeconds,
     historyDrainSeconds,
+    webhookDrainSeconds,
     wholeRun: {
       notifications: n,
       delivered,

@@ -31,7 +31,9 @@ export function rateLines(x: RateResult, shows: { history: boolean; webhooks: bo
     );
   }
   if (shows.webhooks) {
-    out.push(`         webhooks: ${f(x.webhookDeliveriesPerSecond)} deliveries/s over the window, ${f(x.webhooksPerDelivered, 2)} per delivered notification`);
+    out.push(
+      `         webhooks: ${f(x.webhookDeliveriesPerSecond)} deliveries/s over the window, ${f(x.webhooksPerDelivered, 2)} per delivered notification; every delivered one's call done ${f(x.webhookDrainSeconds, 1)} s after the hold`,
+    );
   }
   const w = x.wholeRun;
   if (w) {

@@ -42,7 +42,10 @@ export function ratios(r: BenchReport): Ratios {
     sustainedRate: sustained?.offered ?? null,
     sustainedDeliveredPerSecond: sustained?.deliveredPerSecond ?? null,
     platformOverTwoHop: sustained && r.twoHop ? sustained.deliveredPerSecond / r.twoHop.jobsPerSecond : null,
-    singlePostOverBare: api.map((a) => ({ offered: a.offered, ratio: over(a.acceptedPerSecond, bare.find((x) => x.offered === a.offered)?.acceptedPerSecond) })),
+    singlePostOverBare: api.map((a) => ({
+      offered: a.offered,
+      ratio: over(a.acceptedPerSecond, bare.find((x) => x.offered === a.offered)?.acceptedPerSecond),
+    })),
     fullPathSustainedRate: r.fullPath.length > 0 ? (reference?.offered ?? null) : null,
     platformOverFullPathRate: r.fullPath.length > 0 ? over(sustained?.offered ?? 0, reference?.offered) : null,
     cpuOverFullPath: r.rates.flatMap((p) => {

@@ -77,7 +77,15 @@ export async function runFullPath(ctx: BenchContext, persistence: 'aof' | 'none'
   const { rates, seconds, settle, workers, latency, drainSeconds } = ctx.options;
   ctx.log(`reference: bare full path (api + ${workers} workers + simulators + Redis${persistence === 'aof' ? ' with AOF' : ''}), batch intake`);
   const group = ctx.phase();
-  const ref = await startFullPathReference({ group, inherited: ctx.inherited, dataDir: join(ctx.dir, 'full-path'), workers, simEnv: { SIM_LATENCY_MS: latency }, persistence, signal: ctx.signal });
+  const ref = await startFullPathReference({
+    group,
+    inherited: ctx.inherited,
+    dataDir: join(ctx.dir, 'full-path'),
+    workers,
+    simEnv: { SIM_LATENCY_MS: latency },
+    persistence,
+    signal: ctx.signal,
+  });
   try {
     return await withRedis(ref.redisUrl, (redis) =>
       holdRates(ref.target(redis), {

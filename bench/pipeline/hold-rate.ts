@@ -62,12 +62,13 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   const loadResult = await load;
 
   const drained = o.delivering
-    ? await drainAndCost(target, { endAt, drainSeconds: o.drainSeconds, history: o.history ?? false, pids, benchCpu }, start)
-    : { drainSeconds: null, historyDrainSeconds: null, wholeRun: null };
+    ? await drainAndCost(target, { endAt, drainSeconds: o.drainSeconds, history: o.history ?? false, webhooks: o.webhooks ?? false, pids, benchCpu }, start)
+    : { drainSeconds: null, historyDrainSeconds: null, webhookDrainSeconds: null, wholeRun: null };
 
   const delivered = b.counts.delivered - a.counts.delivered;
   const terminal = b.counts.terminal - a.counts.terminal;
   const accepted = b.counts.accepted - a.counts.accepted;
+  const webhookCalls = b.counts.webhookDeliveries - a.counts.webhookDeliveries;
   const backlogEnd = o.delivering ? b.counts.accepted - b.counts.terminal : 0;
   const over = (y: (c: Counts) => number) => slope(series.map((s) => ({ x: (s.t - a.counts.t) / 1_000, y: y(s) })));
   const backlogSlope = o.delivering ? over((s) => s.accepted - s.terminal) : 0;
@@ -90,7 +91,9 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
           : // The archive queue saw-tooths with the archiver's passes: growing AND long is falling behind.
             b.counts.historyBacklog > 2 * o.rate && historyBacklogSlope > 0.02 * o.rate
             ? `history backlog growing ${historyBacklogSlope.toFixed(0)}/s`
-            : 'kept up';
+            : o.webhooks && delivered > 0 && webhookCalls < 0.98 * delivered
+              ? `webhook calls fell short (${(webhookCalls / delivered).toFixed(2)} per delivered notification)`
+              : 'kept up';
   const cpu = cpuShares(a.cpu, b.cpu, windowSeconds);
   cpu.bench = (b.bench - a.bench) / windowSeconds;
   if (a.machine !== undefined && b.machine !== undefined) {
@@ -114,11 +117,12 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     backlogSlope,
     drainSeconds: drained.drainSeconds,
     historyDrainSeconds: drained.historyDrainSeconds,
+    webhookDrainSeconds: drained.webhookDrainSeconds,
     archivedPerSecond: (b.counts.archived - a.counts.archived) / windowSeconds,
     historyBacklogEnd: b.counts.historyBacklog,
     historyBacklogSlope,
-    webhookDeliveriesPerSecond: (b.counts.webhookDeliveries - a.counts.webhookDeliveries) / windowSeconds,
-    webhooksPerDelivered: delivered > 0 ? (b.counts.webhookDeliveries - a.counts.webhookDeliveries) / delivered : null,
+    webhookDeliveriesPerSecond: webhookCalls / windowSeconds,
+    webhooksPerDelivered: delivered > 0 ? webhookCalls / delivered : null,
     sustained: verdict === 'kept up',
     verdict,
     redisCpuUsPerDelivery: perNotification(cost.cpuSeconds * 1e6),

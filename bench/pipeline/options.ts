@@ -106,9 +106,7 @@ export function benchOptions(args = process.argv.slice(2)): BenchOptions {
     extraEnv: appEnv(values['app-env']),
     // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector hook writes the profiles
     // (api, workers and simulators alike).
-    profileEnv: values['cpu-prof']
-      ? { NODE_OPTIONS: `--import ${join(__dirname, 'cpu-profile-hook.mjs')}`, BENCH_CPU_PROF_DIR: values['cpu-prof'] }
-      : {},
+    profileEnv: values['cpu-prof'] ? { NODE_OPTIONS: `--import ${join(__dirname, 'cpu-profile-hook.mjs')}`, BENCH_CPU_PROF_DIR: values['cpu-prof'] } : {},
     drainSeconds: Number(values['drain-seconds']),
     urgentSample: Number(values['urgent-sample']),
     consent: values.consent,

@@ -16,6 +16,8 @@ export interface HoldOptions {
   delivering: boolean;
   /** The history is on: the drain also waits for the archive queue to empty. */
   history?: boolean;
+  /** A webhook endpoint listens for `notification.delivered`: its calls must keep up, and the drain waits for them. */
+  webhooks?: boolean;
   /** Rewrites each notification before it is sent (`--consent`: its category and recipient). */
   shape?: (request: NotificationRequest, index: number) => NotificationRequest;
 }
@@ -65,6 +67,8 @@ export interface RateResult {
   } | null;
   /** From the end of the hold until the archive queue was empty (history on); null if it never was. */
   historyDrainSeconds: number | null;
+  /** From the end of the hold until every delivered notification's webhook call had succeeded (webhooks on); null if not. */
+  webhookDrainSeconds: number | null;
   /** Over the window: records archived to PostgreSQL per second. */
   archivedPerSecond: number;
   /** Terminal records in Redis not yet archived at the end of the window, and the slope over it (/s). */
