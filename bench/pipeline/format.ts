@@ -1,12 +1,19 @@
-import type { RateResult } from './hold-rate';
+import { RATE_COLUMNS, cpuText, f, rateLines } from './format-rates';
+import type { Profile } from './profiles';
+import type { RateResult } from './rate-result';
 import type { IntakeResult, TwoHopResult } from './references';
 
 export interface BenchReport {
   header: string;
   label: string;
+  profile: Profile;
   rates: RateResult[];
   intake: IntakeResult[];
   twoHop: TwoHopResult | undefined;
+  /** The bare full path, held at the same rates. */
+  fullPath: RateResult[];
+  /** Requests the webhook receiver answered (`--profile webhooks`). */
+  webhookRequests: number | undefined;
 }
 
 export interface Ratios {
@@ -16,38 +23,50 @@ export interface Ratios {
   platformOverTwoHop: number | null;
   /** Per single-POST rate: platform api + Redis accepted/s over the bare prototype's. */
   singlePostOverBare: { offered: number; ratio: number | null }[];
+  /** Highest offered rate the bare full path sustained, and the platform's over it. */
+  fullPathSustainedRate: number | null;
+  platformOverFullPathRate: number | null;
+  /** Per rate held by both: every process's CPU but the bench's, per delivered notification, platform over reference. */
+  cpuOverFullPath: { offered: number; platformUs: number | null; referenceUs: number | null; ratio: number | null }[];
 }
 
+const highestSustained = (list: RateResult[]) => list.filter((x) => x.sustained).sort((a, b) => b.offered - a.offered)[0];
+const over = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null && b > 0 ? a / b : null);
+
 export function ratios(r: BenchReport): Ratios {
-  const sustained = r.rates.filter((x) => x.sustained).sort((a, b) => b.offered - a.offered)[0];
+  const sustained = highestSustained(r.rates);
+  const reference = highestSustained(r.fullPath);
   const bare = r.intake.filter((x) => x.what === 'bare prototype');
   const api = r.intake.filter((x) => x.what !== 'bare prototype');
   return {
     sustainedRate: sustained?.offered ?? null,
     sustainedDeliveredPerSecond: sustained?.deliveredPerSecond ?? null,
     platformOverTwoHop: sustained && r.twoHop ? sustained.deliveredPerSecond / r.twoHop.jobsPerSecond : null,
-    singlePostOverBare: api.map((a) => {
-      const b = bare.find((x) => x.offered === a.offered);
-      return { offered: a.offered, ratio: b && b.acceptedPerSecond > 0 ? a.acceptedPerSecond / b.acceptedPerSecond : null };
+    singlePostOverBare: api.map((a) => ({
+      offered: a.offered,
+      ratio: over(a.acceptedPerSecond, bare.find((x) => x.offered === a.offered)?.acceptedPerSecond),
+    })),
+    fullPathSustainedRate: r.fullPath.length > 0 ? (reference?.offered ?? null) : null,
+    platformOverFullPathRate: r.fullPath.length > 0 ? over(sustained?.offered ?? 0, reference?.offered) : null,
+    cpuOverFullPath: r.rates.flatMap((p) => {
+      const ref = r.fullPath.find((x) => x.offered === p.offered);
+      if (!ref) return [];
+      const platformUs = p.wholeRun?.systemCpuUsPerDelivered ?? null;
+      const referenceUs = ref.wholeRun?.systemCpuUsPerDelivered ?? null;
+      return [{ offered: p.offered, platformUs, referenceUs, ratio: over(platformUs, referenceUs) }];
     }),
   };
 }
-
-const f = (v: number | null | undefined, d = 0) => (v === null || v === undefined ? 'n/a' : v.toFixed(d));
-const cpuText = (cpu: Record<string, number>) =>
-  Object.entries(cpu)
-    .sort()
-    .map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`)
-    .join(', ');
 
 export function formatResults(r: BenchReport, json: boolean): string {
   const q = ratios(r);
   if (json) {
     const lines = [
-      { kind: 'header', header: r.header, label: r.label },
+      { kind: 'header', header: r.header, label: r.label, profile: r.profile },
       ...(r.twoHop ? [{ kind: 'reference', name: 'two-hop', label: r.label, ...r.twoHop }] : []),
+      ...r.fullPath.map((x) => ({ kind: 'reference', name: 'full-path', label: r.label, ...x })),
       ...r.intake.map((i) => ({ kind: 'intake', label: r.label, ...i })),
-      { kind: 'ratios', label: r.label, ...q },
+      { kind: 'ratios', label: r.label, webhookRequests: r.webhookRequests, ...q },
     ];
     return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
   }
@@ -71,40 +90,29 @@ export function formatResults(r: BenchReport, json: boolean): string {
     }
     out.push('');
   }
-  out.push(
-    'offered  mode    accepted/s  delivered/s  backlog end (s)  slope/s  drain s  Redis µs/del  scripts/n  rtt/n  intake p50/p99 ms  urgent 1st-try p50/p99 ms  verdict',
-  );
-  for (const x of r.rates) {
-    out.push(
-      `${String(x.offered).padStart(7)}  ${x.mode.padEnd(6)}  ${f(x.acceptedPerSecond).padStart(10)}  ${f(x.deliveredPerSecond).padStart(11)}  ` +
-        `${`${x.backlogEnd} (${f(x.backlogSeconds, 1)})`.padStart(15)}  ${f(x.backlogSlope).padStart(7)}  ${f(x.drainSeconds, 1).padStart(7)}  ` +
-        `${f(x.redisCpuUsPerDelivery).padStart(12)}  ${f(x.scriptCallsPerNotification, 2).padStart(9)}  ${f(x.roundTripsPerNotification, 2).padStart(5)}  ` +
-        `${`${f(x.intakeP50Ms, 1)}/${f(x.intakeP99Ms, 1)}`.padStart(17)}  ${`${f(x.urgentFirstTry.p50Ms)}/${f(x.urgentFirstTry.p99Ms)} (n=${x.urgentFirstTry.count})`.padStart(25)}  ` +
-        `${x.sustained ? 'SUSTAINED' : 'not sustained'}: ${x.verdict}`,
-    );
-    out.push(
-      `         CPU over the window: ${cpuText(x.cpu)}; commands/notification ${f(x.commandsPerNotification, 1)} ` +
-        `(${Object.entries(x.topCommandsPerNotification)
-          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
-          .join(', ')})` +
-        `${x.failedRequests + x.notSent > 0 ? `; failed requests ${x.failedRequests}, not sent ${x.notSent}` : ''}`,
-    );
-    if (x.wholeRun) {
-      const w = x.wholeRun;
-      out.push(
-        `         whole hold + drain, per notification (${w.notifications}): Redis ${f(w.redisCpuUs)} µs CPU, ${f(w.scriptCalls, 2)} script calls, ` +
-          `${f(w.roundTrips, 2)} round trips, ${f(w.commands, 1)} commands; CPU µs per notification: ` +
-          Object.entries(w.cpuUs)
-            .map(([name, us]) => `${name} ${f(us)}`)
-            .join(', '),
-      );
-    }
+  if (r.fullPath.length > 0) {
+    out.push(`bare full path (bench/references/bare-full-path.ts), same rates, batch intake:`, RATE_COLUMNS);
+    for (const x of r.fullPath) out.push(...rateLines(x, { history: false, webhooks: false }));
+    out.push('');
   }
+  out.push(`platform:`, RATE_COLUMNS);
+  for (const x of r.rates) out.push(...rateLines(x, r.profile));
+  if (r.webhookRequests !== undefined) out.push(`         webhook receiver: ${r.webhookRequests} requests answered 200 in the run (warm-up included)`);
   out.push(
     '',
     `sustained: ${q.sustainedRate === null ? 'no offered rate was sustained' : `${q.sustainedRate}/s offered, ${f(q.sustainedDeliveredPerSecond)} deliveries/s`}`,
   );
-  out.push(`platform sustained / bare two-hop ceiling: ${f(q.platformOverTwoHop, 2)} (goal >= 0.7)`);
+  if (r.fullPath.length > 0) {
+    out.push(
+      `bare full path sustained: ${q.fullPathSustainedRate === null ? 'no offered rate' : `${q.fullPathSustainedRate}/s offered`}; platform / bare full path, sustained rate: ${f(q.platformOverFullPathRate, 2)}`,
+    );
+    for (const c of q.cpuOverFullPath) {
+      out.push(
+        `at ${c.offered}/s, CPU of every process but the bench per delivered notification, platform / bare full path: ${f(c.platformUs)} / ${f(c.referenceUs)} µs = ${f(c.ratio, 2)}`,
+      );
+    }
+  }
+  if (r.twoHop) out.push(`platform sustained / bare two-hop ceiling: ${f(q.platformOverTwoHop, 2)} (goal >= 0.7)`);
   for (const s of q.singlePostOverBare) out.push(`single POST at ${s.offered}/s, platform api + Redis / bare prototype: ${f(s.ratio, 2)} (goal >= 0.9)`);
   return `${out.join('\n')}\n`;
 }

@@ -9,6 +9,9 @@ import {
   type ProcessGroup,
 } from '@notify/platform-kit';
 import type { BenchTarget } from './bench-target';
+import { withRedis, type BenchContext } from './context';
+import { holdRates } from './hold-rates';
+import type { RateResult } from './rate-result';
 import { startReference } from './services';
 import type { Redis } from 'ioredis';
 
@@ -18,8 +21,9 @@ export interface FullPathReference {
 }
 
 /**
- * bench/references/bare-full-path.ts in the platform's layout: a redis-server with AOF
- * (`appendfsync everysec`), the same simulators, one api and `workers` worker processes.
+ * bench/references/bare-full-path.ts in the platform's layout: a redis-server (with AOF,
+ * `appendfsync everysec`, unless told otherwise), the same simulators, one api and `workers`
+ * worker processes.
  */
 export async function startFullPathReference(o: {
   group: ProcessGroup;
@@ -27,9 +31,11 @@ export async function startFullPathReference(o: {
   dataDir: string;
   workers: number;
   simEnv: Record<string, string>;
+  persistence?: 'aof' | 'none';
   signal: AbortSignal;
 }): Promise<FullPathReference> {
-  const redis = await startPrivateRedis({ group: o.group, env: o.inherited, dataDir: join(o.dataDir, 'redis'), persistence: 'aof', signal: o.signal });
+  const persistence = o.persistence ?? 'aof';
+  const redis = await startPrivateRedis({ group: o.group, env: o.inherited, dataDir: join(o.dataDir, 'redis'), persistence, signal: o.signal });
   const sims = await startAppOnFreePorts(o.group, {
     name: 'simulators',
     entry: DEFAULT_ENTRIES.simulators,
@@ -61,4 +67,36 @@ export async function startFullPathReference(o: {
       metricsUrls: [`${api.url}/metrics`, ...workers.map((w) => `${w.url}/metrics`)],
     }),
   };
+}
+
+/**
+ * The bare full path held at the platform's rates, batch intake, in its own phase (nothing of
+ * the platform runs meanwhile), its Redis persisted as the profile's.
+ */
+export async function runFullPath(ctx: BenchContext, persistence: 'aof' | 'none'): Promise<RateResult[]> {
+  const { rates, seconds, settle, workers, latency, drainSeconds } = ctx.options;
+  ctx.log(`reference: bare full path (api + ${workers} workers + simulators + Redis${persistence === 'aof' ? ' with AOF' : ''}), batch intake`);
+  const group = ctx.phase();
+  const ref = await startFullPathReference({
+    group,
+    inherited: ctx.inherited,
+    dataDir: join(ctx.dir, 'full-path'),
+    workers,
+    simEnv: { SIM_LATENCY_MS: latency },
+    persistence,
+    signal: ctx.signal,
+  });
+  try {
+    return await withRedis(ref.redisUrl, (redis) =>
+      holdRates(ref.target(redis), {
+        rates,
+        seconds,
+        settle,
+        log: ctx.log,
+        common: { mode: 'batch', urgentShare: 0.5, drainSeconds, urgentSample: 0, delivering: true, history: false },
+      }),
+    );
+  } finally {
+    await group.stopAll();
+  }
 }

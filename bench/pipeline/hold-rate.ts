@@ -1,104 +1,16 @@
-import { notificationId, type NotificationRequest } from '@notify/core';
-import { percentile, runOpenLoop, sumSamples, trafficMix } from '@notify/platform-kit';
+import { notificationId } from '@notify/core';
+import { percentile, runOpenLoop, trafficMix } from '@notify/platform-kit';
+import { drainAndCost, withApiTotal, type RunStart } from './drain';
+import { readCounts, type Counts } from './metric-counts';
 import { childProcesses, cpuShares, machineCpuSeconds, sampleCpu } from './proc-cpu';
 import { redisCost, sampleRedis, type RedisCost } from './redis-info';
 import { slope } from './stats';
-import { sampleUrgentFirstTry, type FirstTry } from './urgent-first-try';
+import { sampleUrgentFirstTry } from './urgent-first-try';
 import type { BenchTarget } from './bench-target';
+import type { HoldOptions, RateResult } from './rate-result';
 
 export type { BenchTarget } from './bench-target';
-
-export interface HoldOptions {
-  rate: number;
-  seconds: number;
-  /** The first seconds of the hold are not in the steady window (queues and pools fill). */
-  settleSeconds: number;
-  drainSeconds: number;
-  mode: 'batch' | 'single';
-  urgentShare: number;
-  seed: number;
-  /** Urgent notifications whose first-try latency is read back (status API) after the drain. */
-  urgentSample: number;
-  /** Workers are running (false: api + Redis only, nothing delivers). */
-  delivering: boolean;
-  /** Rewrites each notification before it is sent (`--consent`: its category and recipient). */
-  shape?: (request: NotificationRequest, index: number) => NotificationRequest;
-}
-
-export interface RateResult {
-  offered: number;
-  mode: 'batch' | 'single';
-  windowSeconds: number;
-  acceptedPerSecond: number;
-  deliveredPerSecond: number;
-  /** Accepted and not yet terminal, at the end of the window; and in seconds of offered traffic. */
-  backlogEnd: number;
-  backlogSeconds: number;
-  /** Backlog growth over the window, notifications per second (> 0: falling behind). */
-  backlogSlope: number;
-  /** From the end of the hold until every accepted notification was terminal; null if it never was. */
-  drainSeconds: number | null;
-  sustained: boolean;
-  verdict: string;
-  /**
-   * Over the steady window, per notification that reached a terminal state in it (meaningful
-   * when the rate was sustained: a growing backlog charges intake work to fewer deliveries).
-   */
-  redisCpuUsPerDelivery: number | null;
-  scriptCallsPerNotification: number | null;
-  roundTripsPerNotification: number | null;
-  commandsPerNotification: number | null;
-  topCommandsPerNotification: Record<string, number>;
-  /**
-   * Over the whole hold and its drain, per notification (every accepted one is terminal at the
-   * end): the same costs, robust to a noisy machine and to a rate that was not sustained.
-   */
-  wholeRun: {
-    notifications: number;
-    redisCpuUs: number | null;
-    scriptCalls: number | null;
-    roundTrips: number | null;
-    commands: number | null;
-    /** CPU µs per notification of each process (api, worker, worker-2, simulators, redis, bench) over the hold and its drain. */
-    cpuUs: Record<string, number>;
-  } | null;
-  intakeP50Ms: number | null;
-  intakeP99Ms: number | null;
-  urgentFirstTry: FirstTry;
-  /**
-   * Share of one core per process over the window (redis, api, worker, simulators, bench; with
-   * several api instances api, api-2, ... and their sum 'api total'); 'machine': every process on
-   * the machine (/proc/stat), 'others': the machine minus the bench's own processes.
-   */
-  cpu: Record<string, number>;
-  failedRequests: number;
-  notSent: number;
-}
-
-interface Counts {
-  t: number;
-  accepted: number;
-  terminal: number;
-  delivered: number;
-}
-
-async function counts(target: BenchTarget): Promise<Counts> {
-  const texts = await Promise.all(target.metricsUrls.map(async (url) => (await fetch(url)).text()));
-  const text = texts.join('\n');
-  return {
-    t: performance.now(),
-    accepted: sumSamples(text, 'notify_intake_requests_total', { result: 'accepted' }),
-    terminal: sumSamples(text, 'notify_notifications_total'),
-    delivered: sumSamples(text, 'notify_notifications_total', { outcome: 'delivered' }),
-  };
-}
-
-/** With several api instances (api, api-2, ...): their sum as well, as 'api total'. */
-function withApiTotal(cpu: Record<string, number>): Record<string, number> {
-  const apis = Object.entries(cpu).filter(([name]) => /^api(-\d+)?$/.test(name));
-  if (apis.length > 1) cpu['api total'] = apis.reduce((sum, [, v]) => sum + v, 0);
-  return cpu;
-}
+export type { HoldOptions, RateResult } from './rate-result';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,7 +36,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
-  const start = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
+  const start: RunStart = { counts: await readCounts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu() };
   const load = runOpenLoop({
     apiUrls: target.apiUrls ?? [target.apiUrl],
     apiKey: target.apiKey,
@@ -138,51 +50,29 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   });
 
   await sleep(Math.max(0, settleAt - performance.now()));
-  const a = { counts: await counts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu(), machine: machineCpuSeconds() };
+  const a = { counts: await readCounts(target), redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu(), machine: machineCpuSeconds() };
   const series: Counts[] = [a.counts];
   const endAt = startedAt + o.seconds * 1_000;
   while (performance.now() < endAt - 50) {
     await sleep(Math.min(1_000, endAt - performance.now()));
-    series.push(await counts(target));
+    series.push(await readCounts(target));
   }
   const b = { counts: series.at(-1) as Counts, redis: await sampleRedis(target.redis), cpu: sampleCpu(pids), bench: benchCpu(), machine: machineCpuSeconds() };
   const windowSeconds = (b.counts.t - a.counts.t) / 1_000;
   const loadResult = await load;
 
-  let drainSeconds: number | null = null;
-  let wholeRun: RateResult['wholeRun'] = null;
-  if (o.delivering) {
-    const drainStart = performance.now();
-    const deadline = drainStart + o.drainSeconds * 1_000;
-    for (;;) {
-      const c = await counts(target);
-      if (c.terminal >= c.accepted) {
-        drainSeconds = (performance.now() - endAt) / 1_000;
-        const run = redisCost(start.redis, await sampleRedis(target.redis));
-        const n = c.terminal - start.counts.terminal;
-        const per = (v: number) => (n > 0 ? v / n : null);
-        const seconds = withApiTotal(cpuShares(start.cpu, sampleCpu(pids), 1));
-        seconds.bench = benchCpu() - start.bench;
-        wholeRun = {
-          notifications: n,
-          redisCpuUs: per(run.cpuSeconds * 1e6),
-          scriptCalls: per(run.scriptCalls),
-          roundTrips: per(run.roundTrips),
-          commands: per(run.commands),
-          cpuUs: Object.fromEntries(Object.entries(seconds).map(([name, s]) => [name, n > 0 ? (s * 1e6) / n : 0])),
-        };
-        break;
-      }
-      if (performance.now() > deadline) break;
-      await sleep(250);
-    }
-  }
+  const drained = o.delivering
+    ? await drainAndCost(target, { endAt, drainSeconds: o.drainSeconds, history: o.history ?? false, webhooks: o.webhooks ?? false, pids, benchCpu }, start)
+    : { drainSeconds: null, historyDrainSeconds: null, webhookDrainSeconds: null, wholeRun: null };
 
   const delivered = b.counts.delivered - a.counts.delivered;
   const terminal = b.counts.terminal - a.counts.terminal;
   const accepted = b.counts.accepted - a.counts.accepted;
+  const webhookCalls = b.counts.webhookDeliveries - a.counts.webhookDeliveries;
   const backlogEnd = o.delivering ? b.counts.accepted - b.counts.terminal : 0;
-  const backlogSlope = o.delivering ? slope(series.map((s) => ({ x: (s.t - a.counts.t) / 1_000, y: s.accepted - s.terminal }))) : 0;
+  const over = (y: (c: Counts) => number) => slope(series.map((s) => ({ x: (s.t - a.counts.t) / 1_000, y: y(s) })));
+  const backlogSlope = o.delivering ? over((s) => s.accepted - s.terminal) : 0;
+  const historyBacklogSlope = o.history ? over((s) => s.historyBacklog) : 0;
   const cost: RedisCost = redisCost(a.redis, b.redis);
   // Per notification: per delivery when delivering, else per accepted notification (intake only).
   const per = o.delivering ? terminal : accepted;
@@ -198,7 +88,12 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
         ? `backlog ${backlogSeconds.toFixed(1)} s of traffic at the end (limit 2 s)`
         : backlogSlope > 0.02 * o.rate
           ? `backlog growing ${backlogSlope.toFixed(0)}/s`
-          : 'kept up';
+          : // The archive queue saw-tooths with the archiver's passes: growing AND long is falling behind.
+            b.counts.historyBacklog > 2 * o.rate && historyBacklogSlope > 0.02 * o.rate
+            ? `history backlog growing ${historyBacklogSlope.toFixed(0)}/s`
+            : o.webhooks && delivered > 0 && webhookCalls < 0.98 * delivered
+              ? `webhook calls fell short (${(webhookCalls / delivered).toFixed(2)} per delivered notification)`
+              : 'kept up';
   const cpu = cpuShares(a.cpu, b.cpu, windowSeconds);
   cpu.bench = (b.bench - a.bench) / windowSeconds;
   if (a.machine !== undefined && b.machine !== undefined) {
@@ -220,7 +115,14 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     backlogEnd,
     backlogSeconds,
     backlogSlope,
-    drainSeconds,
+    drainSeconds: drained.drainSeconds,
+    historyDrainSeconds: drained.historyDrainSeconds,
+    webhookDrainSeconds: drained.webhookDrainSeconds,
+    archivedPerSecond: (b.counts.archived - a.counts.archived) / windowSeconds,
+    historyBacklogEnd: b.counts.historyBacklog,
+    historyBacklogSlope,
+    webhookDeliveriesPerSecond: webhookCalls / windowSeconds,
+    webhooksPerDelivered: delivered > 0 ? webhookCalls / delivered : null,
     sustained: verdict === 'kept up',
     verdict,
     redisCpuUsPerDelivery: perNotification(cost.cpuSeconds * 1e6),
@@ -228,7 +130,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     roundTripsPerNotification: perNotification(cost.roundTrips),
     commandsPerNotification: perNotification(cost.commands),
     topCommandsPerNotification: Object.fromEntries(cost.top.map(([name, n]) => [name, per > 0 ? n / per : 0])),
-    wholeRun,
+    wholeRun: drained.wholeRun,
     intakeP50Ms: percentile(loadResult.requestLatenciesMs, 50) ?? null,
     intakeP99Ms: percentile(loadResult.requestLatenciesMs, 99) ?? null,
     urgentFirstTry,

@@ -93,6 +93,8 @@ export function childProcesses(parent = process.pid): Map<string, number> {
 function roleOf(cmdline: string): string {
   if (/redis-server/.test(cmdline)) return 'redis';
   if (/\bpostgres\b/.test(cmdline)) return 'postgres';
+  // tsx's esbuild service: the bench's own tooling.
+  if (/esbuild/.test(cmdline)) return 'bench esbuild';
   const match = /(apps\/(\w+)\/src|bench\/references\/([\w-]+))/.exec(cmdline);
   return match?.[2] ?? match?.[3] ?? 'other';
 }

@@ -9,6 +9,8 @@ import type { Redis } from 'ioredis';
 export interface RedisSample {
   cpuSeconds: number;
   reads: number;
+  /** INFO memory used_memory: bytes Redis holds now. */
+  usedMemory: number;
   commands: Map<string, number>;
 }
 
@@ -17,7 +19,7 @@ export async function sampleRedis(redis: Redis): Promise<RedisSample> {
   const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? 0);
   const commands = new Map<string, number>();
   for (const m of text.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) commands.set(m[1] as string, Number(m[2]));
-  return { cpuSeconds: field('used_cpu_user') + field('used_cpu_sys'), reads: field('total_reads_processed'), commands };
+  return { cpuSeconds: field('used_cpu_user') + field('used_cpu_sys'), reads: field('total_reads_processed'), usedMemory: field('used_memory'), commands };
 }
 
 export interface RedisCost {
