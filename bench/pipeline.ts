@@ -57,6 +57,7 @@ async function runPlatform(ctx: BenchContext, report: BenchReport): Promise<void
           },
           {
             rates: o.rates,
+            overload: o.overload,
             seconds: o.seconds,
             settle: o.settle,
             log: ctx.log,

@@ -22,8 +22,10 @@ export function rateLines(x: RateResult, shows: { history: boolean; webhooks: bo
       `(${Object.entries(x.topCommandsPerNotification)
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(', ')})` +
-      `${x.failedRequests + x.notSent > 0 ? `; failed requests ${x.failedRequests}, not sent ${x.notSent}` : ''}`,
+      `${x.failedRequests + x.notSent > 0 ? `; failed requests ${x.failedRequests}, not sent ${x.notSent}` : ''}` +
+      `${x.refusedPerSecond > 0 ? `; refused (lanes behind) ${f(x.refusedPerSecond)}/s, ${f((100 * x.refusedPerSecond) / x.offered, 1)} % of offered` : ''}`,
   ];
+  if (x.overloadOf !== undefined) out.push(overloadLine(x, x.overloadOf));
   if (shows.history) {
     out.push(
       `         history: archived ${f(x.archivedPerSecond)}/s over the window; history backlog at the end ${x.historyBacklogEnd} ` +
@@ -47,4 +49,14 @@ export function rateLines(x: RateResult, shows: { history: boolean; webhooks: bo
     );
   }
   return out;
+}
+
+/** An overload hold against its goals: deliveries hold at capacity, what is accepted stays fast, the backlog drains. */
+function overloadLine(x: RateResult, sustained: number): string {
+  return (
+    `         overload ${x.offered}/s = ${f(x.offered / sustained, 2)} x the highest sustained ${sustained}/s: delivered ${f(x.deliveredPerSecond)}/s = ` +
+    `${f(x.deliveredPerSecond / sustained, 2)} of it (goal >= 0.95); refused ${f((100 * x.refusedPerSecond) / x.offered, 1)} % of offered; ` +
+    `intake p99 of what was accepted ${f(x.intakeP99Ms)} ms (goal < 1000); urgent first-try p99 ${f(x.urgentFirstTry.p99Ms)} ms (goal < 500); ` +
+    `drained ${f(x.drainSeconds, 1)} s after the hold (goal <= 30)`
+  );
 }

@@ -137,5 +137,6 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     cpu,
     failedRequests: loadResult.failed,
     notSent: loadResult.skippedForBackpressure,
+    refusedPerSecond: (b.counts.refused - a.counts.refused) / windowSeconds,
   };
 }

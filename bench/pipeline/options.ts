@@ -5,7 +5,7 @@ import { PROFILES, type ProfileName } from './profiles';
 export const USAGE = `usage: npm run bench:pipeline -- [--profile production|lean|webhooks] [--rates 1000,1736,2200] [--seconds 60]
   [--mode batch|single] [--single-rates 1736,3000,4000] [--references full-path,two-hop,intake|all|none]
   [--workers 2] [--api-instances 1] [--provider-latency-ms 20] [--transient-delay-ms 300] [--drain-seconds 60]
-  [--settle-seconds 5] [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--consent] [--cpu-prof DIR] [--json]`;
+  [--settle-seconds 5] [--urgent-sample 2000] [--app-env KEY=VALUE,...] [--consent] [--overload 1.5] [--cpu-prof DIR] [--json]`;
 
 const REFERENCES = ['full-path', 'two-hop', 'intake'] as const;
 export type ReferenceName = (typeof REFERENCES)[number];
@@ -28,6 +28,8 @@ export interface BenchOptions {
   drainSeconds: number;
   urgentSample: number;
   consent: boolean;
+  /** `--overload F`: after the rates, hold F x the highest sustained one (the platform's push-back under overload); absent: none. */
+  overload: number | undefined;
   json: boolean;
   help: boolean;
 }
@@ -78,6 +80,7 @@ export function benchOptions(args = process.argv.slice(2)): BenchOptions {
       'app-env': { type: 'string', default: '' },
       'cpu-prof': { type: 'string' },
       consent: { type: 'boolean', default: false },
+      overload: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -89,6 +92,8 @@ export function benchOptions(args = process.argv.slice(2)): BenchOptions {
   if (!(seconds >= 5 && seconds <= 600)) throw new Error('--seconds must be in [5, 600]');
   const settle = values['settle-seconds'] === undefined ? Math.min(5, seconds / 4) : Number(values['settle-seconds']);
   if (!(settle >= 0 && settle < seconds)) throw new Error('--settle-seconds must be in [0, seconds)');
+  const overload = values.overload === undefined ? undefined : Number(values.overload);
+  if (overload !== undefined && !(overload > 1 && overload <= 5)) throw new Error('--overload must be a factor in (1, 5]');
   const apiInstances = Number(values['api-instances']);
   if (!(Number.isInteger(apiInstances) && apiInstances >= 1 && apiInstances <= 4)) throw new Error('--api-instances must be an integer in [1, 4]');
   return {
@@ -110,6 +115,7 @@ export function benchOptions(args = process.argv.slice(2)): BenchOptions {
     drainSeconds: Number(values['drain-seconds']),
     urgentSample: Number(values['urgent-sample']),
     consent: values.consent,
+    overload,
     json: values.json,
     help: values.help,
   };

@@ -88,4 +88,8 @@ export interface RateResult {
   cpu: Record<string, number>;
   failedRequests: number;
   notSent: number;
+  /** Over the window: items the api refused (503 BACKLOG_FULL, the lanes behind) per second. */
+  refusedPerSecond: number;
+  /** An overload hold: the highest sustained rate it is a multiple of. */
+  overloadOf?: number;
 }
