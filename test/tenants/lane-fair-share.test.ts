@@ -19,7 +19,10 @@ const reminders = (prefix: string, n: number) => Array.from({ length: n }, (_, i
 
 async function postBatches(url: string, key: string, bodies: ReturnType<typeof reminders>): Promise<void> {
   for (let i = 0; i < bodies.length; i += 500) {
-    const res = await request(url).post('/v1/notifications/batch').set('authorization', `Bearer ${key}`).send({ notifications: bodies.slice(i, i + 500) });
+    const res = await request(url)
+      .post('/v1/notifications/batch')
+      .set('authorization', `Bearer ${key}`)
+      .send({ notifications: bodies.slice(i, i + 500) });
     expect(res.status).toBe(200);
     expect((res.body.results as { httpStatus: number }[]).every((r) => r.httpStatus === 202)).toBe(true);
   }

@@ -26,7 +26,10 @@ describe('TENANTS_FILE', () => {
   });
 
   it('reads a fair-share weight of 1 to 1000 and refuses any other, naming the tenant and the field', () => {
-    expect(parseTenantsFile(JSON.stringify({ 'tenant-a': { weight: 5 }, 'tenant-b': { weight: 1000 } }))).toEqual({ 'tenant-a': { weight: 5 }, 'tenant-b': { weight: 1000 } });
+    expect(parseTenantsFile(JSON.stringify({ 'tenant-a': { weight: 5 }, 'tenant-b': { weight: 1000 } }))).toEqual({
+      'tenant-a': { weight: 5 },
+      'tenant-b': { weight: 1000 },
+    });
     const bad = (weight: unknown) => () => parseTenantsFile(JSON.stringify({ 'tenant-a': { weight } }));
     expect(bad(0)).toThrow(/tenant-a\.weight: must be at least 1/);
     expect(bad(1001)).toThrow(/tenant-a\.weight: must be at most 1000/);

@@ -47,7 +47,10 @@ describe('fair-share tags', () => {
 
   it('weights share a lane in proportion: weight 3 gets three steps for each of weight 1', () => {
     const l = lane();
-    const jobs = [...Array.from({ length: 30 }, () => ({ t: 'heavy', ...l.add('heavy', 1, 3) })), ...Array.from({ length: 30 }, () => ({ t: 'light', ...l.add('light', 1, 1) }))];
+    const jobs = [
+      ...Array.from({ length: 30 }, () => ({ t: 'heavy', ...l.add('heavy', 1, 3) })),
+      ...Array.from({ length: 30 }, () => ({ t: 'light', ...l.add('light', 1, 1) })),
+    ];
     // Served by start tag (BullMQ: lower priority first, then arrival): the first 20 are 15 and 5.
     const order = [...jobs].sort((x, y) => x.start - y.start).slice(0, 20);
     expect(order.filter((j) => j.t === 'heavy').length).toBe(15);
