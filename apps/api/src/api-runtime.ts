@@ -26,6 +26,7 @@ import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
+import { apiLaneFairShare } from './lane-fair-share';
 import type { OptOutListener } from './routes/consent/preferences';
 import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
@@ -48,8 +49,9 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const registry = createRegistry('api');
   const metrics = createPipelineMetrics(registry);
   // Every partition's lanes: a notification's first step goes to its partition (docs/partitions.md).
-  // First steps of one lane share batch jobs (INTAKE_BATCH_MAX, INTAKE_BATCH_WINDOW_MS).
-  const queues = new ChannelQueues(redis, config.partitions, config.stepBatch);
+  // First steps of one lane (and tenant, LANE_FAIR_SHARE: lanes serve tenants in turn) share batch jobs.
+  const fair = apiLaneFairShare(redis, config, registry, () => queues.all());
+  const queues = new ChannelQueues(redis, config.partitions, config.stepBatch, undefined, fair);
   registerQueueDepthGauge(registry, () => queues.depthSources());
   // The intake connection already fails fast (producer role): the breakers share it.
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });

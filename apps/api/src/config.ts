@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, stepBatchEnv, toBreakerConfig } from '@notify/pipeline';
+import { DEFAULT_CASCADE_CONFIG, breakerEnvShape, fairShareEnvShape, stepBatchEnv, toBreakerConfig } from '@notify/pipeline';
 import {
   DEV_DEFAULTS,
   booleanEnv,
@@ -45,6 +45,7 @@ const port = z.coerce.number().int().min(0).max(65_535);
 export const apiOwnEnvShape = {
   ...backpressureEnvShape,
   ...tenantsEnvShape,
+  ...fairShareEnvShape,
   ...scheduleApiEnvShape,
   API_HOST: z.string().default(DEV_DEFAULTS.host).meta({
     description: 'Interface of the public port (`0.0.0.0` in a container).',
@@ -233,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     tenantSettings: (tenant: string) => tenantsFile.get(tenant),
     /** Each tenant's intake limits: its TENANTS_FILE `limits` over the TENANT_* defaults (undefined: none). */
     tenantLimits: tenantLimitLookup(tenantsFile, toDefaultTenantLimits(c)),
+    laneFairShare: c.LANE_FAIR_SHARE,
     /** Bytes. */
     bodyLimit: c.API_BODY_LIMIT,
     http: toHttpServerLimits(c),

@@ -5,6 +5,7 @@ import {
   createPipelineMetrics,
   createReceiptMetrics,
   createRegistry,
+  createTenantDeliveries,
   createWebhookMetrics,
   exposeTerminalSeries,
   registerQueueDepthGauge,
@@ -14,6 +15,7 @@ import {
   ChannelQueues,
   DEFAULT_STEP_BATCH,
   ChannelWorkers,
+  LaneFairShare,
   createBreakerGate,
   createConsentServices,
   createStepProcessor,
@@ -53,7 +55,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const metrics = createPipelineMetrics(registry);
   exposeTerminalSeries(metrics, PRIORITIES);
   // Every partition's lanes (a step job goes to its notification's partition); this process consumes config.workerPartitions.
-  const queues = new ChannelQueues(redis, config.partitions, DEFAULT_STEP_BATCH, config.laterStepBatch);
+  // LANE_FAIR_SHARE: later steps are tagged too (the weight their first step carried), and each job taken moves its lane's virtual time.
+  const fairTags = config.laneFairShare ? new LaneFairShare(redis) : undefined;
+  const queues = new ChannelQueues(redis, config.partitions, DEFAULT_STEP_BATCH, config.laterStepBatch, fairTags ? { tags: fairTags } : undefined);
   registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
   // One socket write per event-loop turn on the shared connection (scripts, BullMQ, the webhook hook).
@@ -102,6 +106,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     coalesce,
     consent: createConsentServices(redis, config.consent, config.partitions),
   });
+  const tenantDeliveries = createTenantDeliveries(registry);
+  processor.events.ended.subscribe((e) => (e.status === 'delivered' ? tenantDeliveries.delivered(e.tenant) : undefined));
   const historyStore =
     config.history.enabled && config.archiver.enabled
       ? lazyHistoryStore({ url: config.history.url, retentionDays: config.history.retentionDays, applicationName: 'notify-worker' })
@@ -139,6 +145,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     metrics,
     logger,
     coalesce,
+    ...(fairTags ? { fairShare: fairTags } : {}),
   });
   workers.start();
   await workers.waitUntilReady();

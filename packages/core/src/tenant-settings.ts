@@ -5,6 +5,11 @@ import { quietHoursSchema, timeZoneSchema } from './time/quiet-hours';
 const MAX_RATE_PER_SECOND = 1_000_000;
 const MAX_DAILY_QUOTA = 1_000_000_000_000;
 
+/** A tenant's fair-share weight: 1 (the default) to 1000 times another's share of a lane. */
+export const MIN_TENANT_WEIGHT = 1;
+export const MAX_TENANT_WEIGHT = 1_000;
+export const DEFAULT_TENANT_WEIGHT = 1;
+
 /** A token bucket: `perSecond` notifications a second on average, up to `burst` at once. */
 export const tenantRateSchema = z.strictObject({
   perSecond: z
@@ -40,6 +45,13 @@ export const tenantSettingsSchema = z.strictObject({
   timeZone: timeZoneSchema.optional().describe('The time zone of recipients whose profile names none.'),
   quietHours: quietHoursSchema.optional().describe('The quiet hours of recipients whose profile sets none.'),
   limits: tenantLimitsSchema.optional().describe("The tenant's intake rate and daily quota (docs/tenants.md)."),
+  weight: z
+    .number()
+    .int('must be a whole number')
+    .min(MIN_TENANT_WEIGHT, `must be at least ${MIN_TENANT_WEIGHT}`)
+    .max(MAX_TENANT_WEIGHT, `must be at most ${MAX_TENANT_WEIGHT}`)
+    .optional()
+    .describe("The tenant's share of each lane against other tenants with backlog there (fair share, docs/tenants.md); default 1."),
 });
 
 /** The whole file: tenant name -> settings. A tenant it does not name has no defaults. */

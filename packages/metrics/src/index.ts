@@ -8,3 +8,4 @@ export * from './receipt-metrics';
 export * from './schedule-metrics';
 export * from './tenant-metrics';
 export * from './backpressure-metrics';
+export * from './tenant-lane-metrics';

@@ -1,7 +1,18 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { CHANNELS, PRIORITIES, allPartitions, channelQueueName, partitionOfId, queuePrefix, stepJobId, type Channel, type Priority } from '@notify/core';
 import { DEFAULT_LATER_STEP_BATCH, DEFAULT_STEP_BATCH, StepBatcher, type StepBatchConfig } from './step-batcher';
-import { STEP_BATCH_JOB_NAME, STEP_JOB_NAME, type LaneJobData, type StepJobData } from './job-data';
+import { STEP_BATCH_JOB_NAME, STEP_JOB_NAME, isStepBatch, type LaneJobData, type StepJobData } from './job-data';
+import type { LaneFairShare } from './fair-share/lane-fair-share';
+
+/**
+ * LANE_FAIR_SHARE on: every job added is tagged (fair-share/lane-tags.ts) and batches hold one
+ * tenant's steps. `weightOf`: the tenants' weights (the api, from TENANTS_FILE); without it
+ * (the worker) a job's own `weight`, else the one last given for its tenant in the lane.
+ */
+export interface ChannelQueuesFairShare {
+  tags: LaneFairShare;
+  weightOf?: (tenant: string) => number;
+}
 
 /**
  * BullMQ job options for every step job. The processor is idempotent (the record decides), so
@@ -44,10 +55,18 @@ export class ChannelQueues {
    * `partitions`: PARTITIONS (default 1, the six queues under `{notify}:q`); `batch`: first
    * steps (intake); `later`: the cascade's later steps (worker).
    */
-  constructor(connection: ConnectionOptions, partitions = 1, batch: StepBatchConfig = DEFAULT_STEP_BATCH, later: StepBatchConfig = DEFAULT_LATER_STEP_BATCH) {
+  constructor(
+    connection: ConnectionOptions,
+    partitions = 1,
+    batch: StepBatchConfig = DEFAULT_STEP_BATCH,
+    later: StepBatchConfig = DEFAULT_LATER_STEP_BATCH,
+    readonly fair?: ChannelQueuesFairShare,
+  ) {
     this.partitions = partitions;
     this.batch = batch;
-    const laneOf = (data: StepJobData) => laneKey(channelQueueName(data.channel, data.priority), partitionOfId(data.id, this.partitions));
+    // With fair share a batch is one tenant's: its one start tag is every item's.
+    const laneOf = (data: StepJobData) =>
+      laneKey(channelQueueName(data.channel, data.priority), partitionOfId(data.id, this.partitions)) + (fair ? `/${data.tenant ?? ''}` : '');
     this.batcher = new StepBatcher(batch, (items) => this.addSteps(items, 0), laneOf);
     this.laterBatcher = new StepBatcher(later, (items, delayMs) => this.addSteps(items, delayMs), laneOf);
     for (const partition of allPartitions(partitions)) {
@@ -108,7 +127,7 @@ export class ChannelQueues {
    * retries, the intake sweeper's and a duplicate POST's re-adds).
    */
   async enqueueStep(priority: Priority, data: StepJobData, delayMs = 0): Promise<void> {
-    await this.forNotification(data.id, data.channel, priority).add(STEP_JOB_NAME, data, {
+    await this.addJob(this.forNotification(data.id, data.channel, priority), STEP_JOB_NAME, data, {
       jobId: stepJobId(data.id, data.step),
       ...(delayMs > 0 ? { delay: delayMs } : {}),
     });
@@ -131,22 +150,24 @@ export class ChannelQueues {
    * id, so a client retrying many times adds nothing while that job exists.
    */
   async enqueueFirstSteps(items: { priority: Priority; data: StepJobData; again?: boolean }[]): Promise<void> {
-    const byQueue = new Map<Queue<LaneJobData>, { fresh: StepJobData[]; again: StepJobData[] }>();
+    // By lane, and with fair share by (lane, tenant): a batch job never mixes tenants.
+    const byLane = new Map<string, { queue: Queue<LaneJobData>; fresh: StepJobData[]; again: StepJobData[] }>();
     for (const { priority, data, again } of items) {
-      const queue = this.forNotification(data.id, data.channel, priority);
-      const lists = byQueue.get(queue) ?? { fresh: [], again: [] };
+      const partition = partitionOfId(data.id, this.partitions);
+      const key = laneKey(channelQueueName(data.channel, priority), partition) + (this.fair ? `/${data.tenant ?? ''}` : '');
+      const lists = byLane.get(key) ?? { queue: this.get(data.channel, priority, partition), fresh: [], again: [] };
       (again ? lists.again : lists.fresh).push(data.priority === priority ? data : { ...data, priority });
-      byQueue.set(queue, lists);
+      byLane.set(key, lists);
     }
     const max = Math.max(1, this.batch.max);
     await Promise.all(
-      [...byQueue].map(([queue, { fresh, again }]) => {
+      [...byLane.values()].map(({ queue, fresh, again }) => {
         const jobs = again.map((step) => laneJob([step]));
         for (let i = 0; i < fresh.length; i += max) jobs.push(laneJob(fresh.slice(i, i + max)));
         // One add per job, not addBulk: ioredis builds every pipeline by copying each of the
         // client's defined scripts (BullMQ's and ours) onto it, which cost the api ~26 µs per
         // notification in batch intake; the write coalescer already sends a turn's adds in one write.
-        return Promise.all(jobs.map((job) => queue.add(job.name, job.data, job.opts)));
+        return Promise.all(jobs.map((job) => this.addJob(queue, job.name, job.data, job.opts)));
       }),
     );
   }
@@ -168,7 +189,27 @@ export class ChannelQueues {
     // One item: the plain step job with its derived id (what enqueueStep adds, and exactly today's job).
     if (steps.length === 1) return this.enqueueStep(first.priority, first, delayMs);
     const job = laneJob(steps);
-    await this.forNotification(first.id, first.channel, first.priority).add(job.name, job.data, delayMs > 0 ? { delay: delayMs } : {});
+    await this.addJob(this.forNotification(first.id, first.channel, first.priority), job.name, job.data, delayMs > 0 ? { delay: delayMs } : {});
+  }
+
+  /**
+   * Adds one lane job; with fair share tagged first: its BullMQ priority from its start tag
+   * (every job of a fair lane is prioritized, a delayed one promoted with it), the start tag in
+   * its data for the worker that takes it, and a weight other than 1 in each step (later steps copy it).
+   */
+  private async addJob(queue: Queue<LaneJobData>, name: string, data: LaneJobData, opts: JobsOptions = {}): Promise<void> {
+    if (!this.fair) {
+      await queue.add(name, data, opts);
+      return;
+    }
+    const steps = isStepBatch(data) ? data.steps : [data];
+    const tenant = steps[0]?.tenant;
+    const own = this.fair.weightOf && tenant !== undefined ? this.fair.weightOf(tenant) : undefined;
+    const weight = own ?? steps[0]?.weight ?? 0;
+    const { priority, start } = await this.fair.tags.tag(queue, tenant, steps.length, weight);
+    const withWeight = (step: StepJobData): StepJobData => (own !== undefined && own !== 1 && step.weight !== own ? { ...step, weight: own } : step);
+    const tagged: LaneJobData = isStepBatch(data) ? { steps: data.steps.map(withWeight), start } : { ...withWeight(data), start };
+    await queue.add(name, tagged, { ...opts, priority });
   }
 
   /** Adds the steps still waiting in the micro-batchers, then closes the queues. */

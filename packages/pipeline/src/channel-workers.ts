@@ -4,6 +4,7 @@ import type { LoopDelaySampler } from '@notify/budget-chain';
 import { CHANNELS, PRIORITIES, channelQueueName, queuePrefix, type Channel, type Priority } from '@notify/core';
 import type { PipelineMetrics } from '@notify/metrics';
 import type { BulkheadConfig, WorkerLockConfig } from './bulkhead-config';
+import type { LaneFairShare } from './fair-share/lane-fair-share';
 import type { LaneJobData, StepJobData } from './job-data';
 import { onLaneJobFailed } from './lane-job-failures';
 import { runLaneJob, type LaneJobResult } from './lane-job-runner';
@@ -43,6 +44,8 @@ export interface ChannelWorkersOptions {
   reminderYield?: ReminderYieldConfig;
   /** The event loop's delay per window, for the reminder lanes' limit; default the process's own. */
   loopDelay?: LoopDelaySampler;
+  /** LANE_FAIR_SHARE: each job taken moves its lane's virtual time to its start tag. */
+  fairShare?: LaneFairShare;
 }
 
 /** One BullMQ worker's lane on one partition, and what the watchdog needs to judge it. */
@@ -81,6 +84,7 @@ export class ChannelWorkers {
     const partitions = options.partitions ?? [0];
     const partitionCount = options.partitionCount ?? 1;
     const coalesce = options.coalesce ?? NO_COALESCING;
+    const fair = options.fairShare;
     // One semaphore per lane for this process, over all its partitions: a batch job runs its
     // items at once, so BullMQ's per-worker concurrency alone no longer bounds the calls in flight.
     const semaphores = new Map<string, LaneSemaphore>();
@@ -107,6 +111,7 @@ export class ChannelWorkers {
             semaphore: semaphore(channel, priority),
             leaseMs: Math.floor(locks.lockDurationMs / 2),
             ...(rate > 0 ? { split: (steps: StepJobData[]) => options.processor.splitBatch(steps) } : {}),
+            ...(fair ? { started: (data: LaneJobData) => fair.started({ qualifiedName: `${prefix}:${name}` }, data.start) } : {}),
           };
           const lane: Lane = {
             name,
@@ -172,6 +177,7 @@ export class ChannelWorkers {
     clearInterval(this.timer);
     this.governor.stop();
     await Promise.all(this.lanes.map((l) => l.worker.close()));
+    await this.options.fairShare?.advance();
     await Promise.all(this.lanes.map((l) => l.queue.close()));
   }
 

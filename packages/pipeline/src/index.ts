@@ -42,3 +42,6 @@ export * from './tenant-limits/tenant-limiter';
 export * from './backpressure/intake-backlog';
 export * from './suppressions/suppression-store';
 export type { SuppressionFilter, SuppressionPage, SuppressionView } from './suppressions/suppression-list';
+export * from './fair-share/lane-tags';
+export * from './fair-share/lane-fair-share';
+export * from './fair-share/fair-share-env';

@@ -20,9 +20,14 @@ export interface StepJobData {
    * past it (schedule-next-step). The record's own field is what begin-attempt checks.
    */
   expiresAt?: number;
-  /** The notification's category when opt-outs apply to it (not a required one), and its tenant (docs/preferences.md). */
+  /** The notification's category when opt-outs apply to it (not a required one; docs/preferences.md). */
   category?: string;
+  /** The notification's tenant: the opt-outs of its category, and the lane's fair share (fair-share/). */
   tenant?: string;
+  /** The tenant's fair-share weight when not 1 (TENANTS_FILE `weight`), copied to every later step. */
+  weight?: number;
+  /** The job's fair-share start tag in its lane (fair-share/lane-tags.ts): the lane's virtual time moves to it as the job starts. */
+  start?: number;
   /**
    * The quiet hours this notification waits out (decided at intake: a reminder, or an urgent
    * one with respectQuietHours, whose request, profile or tenant sets a window). Absent for the
@@ -38,6 +43,8 @@ export interface StepJobData {
  */
 export interface StepBatchJobData {
   steps: StepJobData[];
+  /** The batch's fair-share start tag (all its items are of one tenant): as a step job's `start`. */
+  start?: number;
 }
 
 /** What a lane queue holds: `step` jobs and `steps` (batch) jobs. */

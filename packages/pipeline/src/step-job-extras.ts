@@ -17,7 +17,8 @@ export function jobExtrasFrom(values: readonly (string | null | undefined)[]): S
   return {
     ...(expiresAt ? { expiresAt: Number(expiresAt) } : {}),
     ...(quiet ? { quiet: JSON.parse(quiet) as QuietRule } : {}),
-    // The category rides along only for a non-required one (intake writes `cat` only then).
-    ...(category && tenant ? { category, tenant } : {}),
+    // The tenant always (a lane's fair share groups by it); the category only for a non-required one (intake writes `cat` only then).
+    ...(tenant ? { tenant } : {}),
+    ...(category && tenant ? { category } : {}),
   };
 }

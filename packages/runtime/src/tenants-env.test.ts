@@ -25,6 +25,18 @@ describe('TENANTS_FILE', () => {
     expect(() => readTenantsFile('/nonexistent/tenants.json')).toThrow(/TENANTS_FILE cannot be read \(ENOENT\)/);
   });
 
+  it('reads a fair-share weight of 1 to 1000 and refuses any other, naming the tenant and the field', () => {
+    expect(parseTenantsFile(JSON.stringify({ 'tenant-a': { weight: 5 }, 'tenant-b': { weight: 1000 } }))).toEqual({
+      'tenant-a': { weight: 5 },
+      'tenant-b': { weight: 1000 },
+    });
+    const bad = (weight: unknown) => () => parseTenantsFile(JSON.stringify({ 'tenant-a': { weight } }));
+    expect(bad(0)).toThrow(/tenant-a\.weight: must be at least 1/);
+    expect(bad(1001)).toThrow(/tenant-a\.weight: must be at most 1000/);
+    expect(bad(2.5)).toThrow(/tenant-a\.weight: must be a whole number/);
+    expect(bad('3')).toThrow(/tenant-a\.weight/);
+  });
+
   it('refuses a bad limit, naming the tenant and the field', () => {
     const bad = (limits: unknown) => () => parseTenantsFile(JSON.stringify({ 'tenant-a': { limits } }));
     expect(bad({ rate: { perSecond: 0 } })).toThrow(/tenant-a\.limits\.rate\.perSecond: must be above 0/);

@@ -13,7 +13,7 @@ import {
 export const tenantsEnvShape = {
   TENANTS_FILE: z.string().min(1).optional().meta({
     description:
-      'A JSON file of per-tenant settings: `{ "<tenant>": { "timeZone": "Europe/Berlin", "quietHours": { "start": "22:00", "end": "08:00" }, "limits": { "rate": { "perSecond": 100, "burst": 200 }, "dailyQuota": 1000000 } } }`. A tenant\'s `timeZone` and `quietHours` apply to its recipients whose request and profile set none ([quiet hours](quiet-hours.md)); its `limits` override the `TENANT_*` defaults, `null` turning one off ([tenants](tenants.md)). Validated at start; an error names the tenant and the field.',
+      'A JSON file of per-tenant settings: `{ "<tenant>": { "timeZone": "Europe/Berlin", "quietHours": { "start": "22:00", "end": "08:00" }, "limits": { "rate": { "perSecond": 100, "burst": 200 }, "dailyQuota": 1000000 } } }`. A tenant\'s `timeZone` and `quietHours` apply to its recipients whose request and profile set none ([quiet hours](quiet-hours.md)); its `limits` override the `TENANT_*` defaults, `null` turning one off ([tenants](tenants.md)); its `weight` (1–1000, default 1) is its share of each lane against other tenants with backlog there ([fair share](tenants.md#fair-share)). Validated at start; an error names the tenant and the field.',
     defaultText: 'none (no tenant defaults)',
   }),
   TENANT_RATE_PER_SECOND: z.coerce.number().positive().max(1_000_000).optional().meta({

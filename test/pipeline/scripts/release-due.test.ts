@@ -67,7 +67,9 @@ describe('release-due-2.lua', () => {
     await passed(due);
     const reply = await release();
     expect(reply.handled).toBe(1);
-    expect(reply.released).toEqual([{ id: idOf(1), channel: 'push', priority: 'urgent', rh: intakeArgs().rh, sendAt: due, extras: {} }]);
+    expect(reply.released).toEqual([
+      { id: idOf(1), channel: 'push', priority: 'urgent', rh: intakeArgs().rh, sendAt: due, extras: { tenant: intakeArgs().tenant } },
+    ]);
     expect(reply.now).toBeGreaterThanOrEqual(due);
     expect(await redis().hmget(notificationKey(idOf(1)), 'status', 'releasedAt')).toEqual(['accepted', String(reply.now)]);
     expect(await redis().zscore(pendingIntakeKey(), idOf(1))).toBe(String(reply.now));

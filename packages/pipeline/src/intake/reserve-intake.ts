@@ -17,6 +17,8 @@ export async function reserveIntake(
     priority: request.priority,
     step: 1,
     channel: c,
+    // Always the tenant: a lane's fair share tags and batches by it.
+    tenant: args.tenant,
     ...(args.expiresAt !== undefined ? { expiresAt: args.expiresAt } : {}),
     ...(args.quiet ? { quiet: args.quiet } : {}),
     ...extra,
