@@ -12,7 +12,7 @@ export interface TaggedLane {
 }
 
 /** How often a worker moves the virtual time of the lanes whose jobs it took. */
-export const ADVANCE_INTERVAL_MS = 50;
+export const ADVANCE_INTERVAL_MS = 250;
 
 /**
  * The lanes' fair-share tags in Redis (lane-tags.ts). Tagging is one small script per job added
