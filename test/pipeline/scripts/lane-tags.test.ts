@@ -42,7 +42,7 @@ it('divides by the weight; weight 0 takes the one last given for the tenant in t
   expect((await tags.tag(l, 'heavy', 8, 0)).start).toBe(2);
   expect((await tags.tag(l, 'new', 8, 0)).start).toBe(0);
   expect((await tags.tag(l, 'new', 8, 0)).start).toBe(8);
-  // A backlog in steps: the lead over V times the weight.
+  // A backlog in steps: how far the finish tag is ahead of V, times the weight.
   expect(await tags.backlog(l)).toEqual(
     new Map([
       ['heavy', 16],
