@@ -104,7 +104,14 @@ describeWithTools('Prometheus end to end', [findTool('prometheus', 'prometheus')
       data: { groups: { name: string; rules: { name: string; health: string; lastError?: string }[] }[] };
     };
     const unhealthy = rules.data.groups.flatMap((g) => g.rules).filter((r) => r.health !== 'ok' && r.health !== 'unknown');
-    expect(rules.data.groups.map((g) => g.name).sort()).toEqual(['notify-delivery', 'notify-history', 'notify-receipts', 'notify-schedule', 'notify-tenants', 'notify-tracking']);
+    expect(rules.data.groups.map((g) => g.name).sort()).toEqual([
+      'notify-delivery',
+      'notify-history',
+      'notify-receipts',
+      'notify-schedule',
+      'notify-tenants',
+      'notify-tracking',
+    ]);
     expect(unhealthy).toEqual([]);
     const recorded = await waitFor('recording rule notify:delivery_ratio:rate5m', () => scalar('notify:delivery_ratio:rate5m'), 30_000, 250);
     expect(recorded).toBeGreaterThan(0.9);
