@@ -23,13 +23,13 @@ export async function postBatches(apiUrl: string, bodies: readonly unknown[], si
   return results;
 }
 
-/** POSTs `bodies` `size` at a time, expecting every one of each batch accepted; returns their ids in order. */
-export async function postAllAccepted(apiUrl: string, bodies: readonly unknown[], size: number): Promise<string[]> {
+/** POSTs `bodies` `size` at a time as the tenant of `apiKey`, expecting every one of each batch accepted; returns their ids in order. */
+export async function postAllAccepted(apiUrl: string, bodies: readonly unknown[], size: number, apiKey = TEST_API_KEY): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < bodies.length; i += size) {
     const res = await request(apiUrl)
       .post('/v1/notifications/batch')
-      .set('authorization', `Bearer ${TEST_API_KEY}`)
+      .set('authorization', `Bearer ${apiKey}`)
       .send({ notifications: bodies.slice(i, i + size) });
     expect(res.body.accepted).toBe(Math.min(size, bodies.length - i));
     ids.push(...res.body.results.map((r: { id: string }) => r.id));
