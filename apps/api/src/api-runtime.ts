@@ -66,13 +66,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // One call per request on the tenant's own slot; a tenant without limits makes none (docs/tenants.md).
   const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits });
   // Reminders, then urgent, are refused while the lanes are far behind, first to the tenants holding the backlog (docs/backpressure.md).
-  const backlog = startIntakeBacklog(
-    redis,
-    config.partitions,
-    config.backpressure,
-    registry,
-    tenantBacklogSource(fair, () => queues.all()),
-  );
+  const backlog = startIntakeBacklog(redis, config.partitions, config.backpressure, registry, tenantBacklogSource(fair, queues));
   const intake = new IntakeService({
     scripts,
     backlog,

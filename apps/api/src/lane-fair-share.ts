@@ -28,7 +28,7 @@ export function apiLaneFairShare(
  */
 export function tenantBacklogSource(
   fair: ChannelQueuesFairShare | undefined,
-  lanes: () => readonly (TaggedLane & { name: string })[],
+  queues: { all(): readonly (TaggedLane & { name: string })[] },
 ): TenantBacklogSource | undefined {
   if (!fair) return undefined;
   return {
@@ -36,10 +36,11 @@ export function tenantBacklogSource(
     async read(priority: Priority) {
       const names = new Set(CHANNELS.map((c) => channelQueueName(c, priority)));
       const sums = new Map<string, number>();
-      for (const { tenant, steps } of await laneTenantBacklogs(
+      const backlogs = await laneTenantBacklogs(
         fair.tags,
-        lanes().filter((l) => names.has(l.name)),
-      )) {
+        queues.all().filter((l) => names.has(l.name)),
+      );
+      for (const { tenant, steps } of backlogs) {
         sums.set(tenant, (sums.get(tenant) ?? 0) + steps);
       }
       return sums;
