@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     { label: 'fair share off', fairShare: false, aLimit: undefined, bRate },
     { label: 'fair share on', fairShare: true, aLimit: undefined, bRate },
     { label: `fair share on, A limited to ${aLimit}/s`, fairShare: true, aLimit, bRate },
+    { label: 'fair share on, backpressure on', fairShare: true, aLimit: undefined, bRate, backpressure: true },
   ];
   const results: CaseResult[] = [];
   try {
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   const cpu = cpus();
   const header =
     `bench:tenants on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${values.workers} workers + simulators ` +
-    `(${values['provider-latency-ms']} ms, nothing failing) + redis-server (AOF everysec), history off, intake backpressure off; A floods ${flood} reminders, ` +
+    `(${values['provider-latency-ms']} ms, nothing failing) + redis-server (AOF everysec), history off, intake backpressure off but in the last case; A floods ${flood} reminders, ` +
     `B ${bRate}/s urgent + ${bRate}/s reminders; load ${loadAtStart.map((l) => l.toFixed(2)).join('/')} -> ${loadavg()
       .map((l) => l.toFixed(2))
       .join('/')}`;

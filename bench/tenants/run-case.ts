@@ -15,6 +15,8 @@ export interface TenantCase {
   aLimit: number | undefined;
   /** B sends urgent and reminders at this rate each; 0: A alone. */
   bRate: number;
+  /** Intake backpressure at its defaults (refusing first the tenant that holds the backlog); absent: off, every notification is taken. */
+  backpressure?: boolean;
 }
 
 export interface CaseResult {
@@ -25,6 +27,8 @@ export interface CaseResult {
   aSeconds: number;
   bUrgent: NotificationView[];
   bReminders: NotificationView[];
+  /** B's notifications intake refused (503 BACKLOG_FULL or 429). */
+  bRefused: number;
 }
 
 export interface CaseEnv {
@@ -42,8 +46,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Starts a platform (AOF Redis, history off, nothing failing at the providers so every
  * notification is one call), floods A, runs B beside it while A's backlog drains, and reads
- * B's records back. Intake backpressure is off: it would refuse the flood (and B with it)
- * before the lanes' order is what is measured.
+ * B's records back. Intake backpressure is off unless the case asks for it: then A's flood is
+ * refused once the lanes are behind, and what is measured is whether B's work still is not.
  */
 export async function runCase(c: TenantCase, env: CaseEnv): Promise<CaseResult> {
   const tenantsFile = join(env.dir, `tenants-${c.label.replace(/\W+/g, '-')}.json`);
@@ -55,7 +59,12 @@ export async function runCase(c: TenantCase, env: CaseEnv): Promise<CaseResult> 
     workers: env.workers,
     apiKeys: `${KEY_A}:tenant-a,${KEY_B}:tenant-b`,
     redisPersistence: 'aof',
-    appEnv: { HISTORY_ENABLED: 'false', TENANTS_FILE: tenantsFile, LANE_FAIR_SHARE: String(c.fairShare), INTAKE_BACKPRESSURE_WAIT_MS: '0' },
+    appEnv: {
+      HISTORY_ENABLED: 'false',
+      TENANTS_FILE: tenantsFile,
+      LANE_FAIR_SHARE: String(c.fairShare),
+      ...(c.backpressure ? {} : { INTAKE_BACKPRESSURE_WAIT_MS: '0' }),
+    },
     simEnv: { SIM_LATENCY_MS: env.latencyMs, SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0' },
     dataDir: join(env.dir, c.label.replace(/\W+/g, '-')),
   });
@@ -117,6 +126,7 @@ export async function runCase(c: TenantCase, env: CaseEnv): Promise<CaseResult> 
       aSeconds,
       bUrgent: known.filter((v) => v.priority === 'urgent'),
       bReminders: known.filter((v) => v.priority === 'reminder'),
+      bRefused: bResult?.rejected ?? 0,
     };
   } finally {
     redis.disconnect();

@@ -26,7 +26,7 @@ import { createApp } from './app';
 import { createTrackingRouter } from './tracking';
 import type { ApiConfig } from './config';
 import { openHistoryAccess } from './history-access';
-import { apiLaneFairShare } from './lane-fair-share';
+import { apiLaneFairShare, tenantBacklogSource } from './lane-fair-share';
 import type { OptOutListener } from './routes/consent/preferences';
 import { SnsSignatureVerifier } from './routes/provider-events/sns-signature';
 
@@ -65,8 +65,8 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   const tenantMetrics = createTenantMetrics(registry, config.tenants);
   // One call per request on the tenant's own slot; a tenant without limits makes none (docs/tenants.md).
   const limiter = createTenantLimiter({ redis, partitions: config.partitions, policyOf: config.tenantLimits });
-  // Reminders, then urgent, are refused while the lanes are far behind (docs/backpressure.md).
-  const backlog = startIntakeBacklog(redis, config.partitions, config.backpressure, registry);
+  // Reminders, then urgent, are refused while the lanes are far behind, first to the tenants holding the backlog (docs/backpressure.md).
+  const backlog = startIntakeBacklog(redis, config.partitions, config.backpressure, registry, tenantBacklogSource(fair, queues));
   const intake = new IntakeService({
     scripts,
     backlog,

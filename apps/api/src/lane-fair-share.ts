@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
-import { DEFAULT_TENANT_WEIGHT } from '@notify/core';
+import { CHANNELS, DEFAULT_TENANT_WEIGHT, channelQueueName, type Priority } from '@notify/core';
 import { registerLaneTenantBacklog } from '@notify/metrics';
-import { LaneFairShare, laneTenantBacklogs, type ChannelQueuesFairShare, type TaggedLane } from '@notify/pipeline';
+import { LaneFairShare, laneTenantBacklogs, type ChannelQueuesFairShare, type TaggedLane, type TenantBacklogSource } from '@notify/pipeline';
 import type { RedisClient } from '@notify/runtime';
 import type { ApiConfig } from './config';
 
@@ -20,4 +20,30 @@ export function apiLaneFairShare(
   const tags = new LaneFairShare(redis);
   registerLaneTenantBacklog(registry, config.tenants, () => laneTenantBacklogs(tags, lanes()));
   return { tags, weightOf: (tenant) => config.tenantSettings(tenant)?.weight ?? DEFAULT_TENANT_WEIGHT };
+}
+
+/**
+ * What per-tenant push-back reads (docs/backpressure.md, "Per tenant"): each tenant's backlog
+ * summed over the lanes of one class, every channel and partition; undefined without fair share.
+ */
+export function tenantBacklogSource(
+  fair: ChannelQueuesFairShare | undefined,
+  queues: { all(): readonly (TaggedLane & { name: string })[] },
+): TenantBacklogSource | undefined {
+  if (!fair) return undefined;
+  return {
+    weightOf: fair.weightOf ?? (() => DEFAULT_TENANT_WEIGHT),
+    async read(priority: Priority) {
+      const names = new Set(CHANNELS.map((c) => channelQueueName(c, priority)));
+      const sums = new Map<string, number>();
+      const backlogs = await laneTenantBacklogs(
+        fair.tags,
+        queues.all().filter((l) => names.has(l.name)),
+      );
+      for (const { tenant, steps } of backlogs) {
+        sums.set(tenant, (sums.get(tenant) ?? 0) + steps);
+      }
+      return sums;
+    },
+  };
 }

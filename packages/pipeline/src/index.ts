@@ -40,6 +40,7 @@ export * from './tenant-limits/tenant-limit-scripts';
 export * from './tenant-limits/tenant-limit-error';
 export * from './tenant-limits/tenant-limiter';
 export * from './backpressure/intake-backlog';
+export * from './backpressure/tenant-shares';
 export * from './suppressions/suppression-store';
 export type { SuppressionFilter, SuppressionPage, SuppressionView } from './suppressions/suppression-list';
 export * from './fair-share/lane-tags';

@@ -2,6 +2,7 @@ import type { Redis, Cluster } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { NotifyError, allPartitions, pendingIntakeKey, type Priority } from '@notify/core';
 import { createBackpressureMetrics } from '@notify/metrics';
+import { tenantsAtFairShare, type TenantBacklogSource } from './tenant-shares';
 
 /**
  * How far behind the lanes may fall before intake pushes back (docs/backpressure.md).
@@ -20,6 +21,12 @@ export const DEFAULT_BACKPRESSURE: BackpressureConfig = { waitMs: 10_000, count:
 
 /** Urgent work is refused last: only when the lanes are this many times further behind. */
 export const URGENT_WAIT_FACTOR = 3;
+
+/**
+ * With per-tenant push-back, a tenant below its fair share of the backlog is refused only once
+ * the lanes are this many times further behind than its class's bound: past it, everyone is.
+ */
+export const EVERY_TENANT_WAIT_FACTOR = 3;
 
 const BACKLOG_FULL = Symbol.for('notify.backlog-full-error');
 
@@ -43,6 +50,12 @@ export function isBacklogFullError(error: unknown): error is BacklogFullError {
 export interface BacklogReading {
   overdueReminder: number;
   overdueUrgent: number;
+  /**
+   * Per-tenant push-back (a TenantBacklogSource given): past EVERY_TENANT_WAIT_FACTOR times
+   * each class's wait, and the tenants holding at least their fair share of that class's
+   * backlog, read while the class is behind. Absent: every tenant is refused alike.
+   */
+  tenants?: Record<Priority, { overdue: number; refused: ReadonlySet<string> }>;
 }
 
 /**
@@ -62,6 +75,7 @@ export class IntakeBacklog {
     private readonly partitions: number,
     readonly config: BackpressureConfig,
     private readonly now: () => number = Date.now,
+    private readonly tenantBacklogs?: TenantBacklogSource,
   ) {}
 
   get enabled(): boolean {
@@ -99,24 +113,49 @@ export class IntakeBacklog {
       const counts = await Promise.all(allPartitions(this.partitions).map((p) => this.redis.zcount(pendingIntakeKey(p), '-inf', `(${now - waitMs}`)));
       return counts.reduce((a, b) => a + b, 0);
     };
-    const [overdueReminder, overdueUrgent] = await Promise.all([overdue(this.config.waitMs), overdue(this.config.waitMs * URGENT_WAIT_FACTOR)]);
-    this.reading = { overdueReminder, overdueUrgent };
-    return this.reading;
+    const wait = { reminder: this.config.waitMs, urgent: this.config.waitMs * URGENT_WAIT_FACTOR };
+    const [overdueReminder, overdueUrgent] = await Promise.all([overdue(wait.reminder), overdue(wait.urgent)]);
+    const source = this.tenantBacklogs;
+    if (!source) return (this.reading = { overdueReminder, overdueUrgent });
+    // The tenants' shares are read only while a class is behind: nothing is spent while the lanes keep up.
+    const perClass = async (priority: Priority, behind: number) => {
+      if (behind <= this.config.count) return { overdue: 0, refused: new Set<string>() };
+      const [everyone, backlogs] = await Promise.all([overdue(wait[priority] * EVERY_TENANT_WAIT_FACTOR), source.read(priority)]);
+      return { overdue: everyone, refused: tenantsAtFairShare(backlogs, (t) => source.weightOf(t)) };
+    };
+    const [reminder, urgent] = await Promise.all([perClass('reminder', overdueReminder), perClass('urgent', overdueUrgent)]);
+    return (this.reading = { overdueReminder, overdueUrgent, tenants: { reminder, urgent } });
   }
 
-  /** The refusal for new work of `priority`, or undefined while the lanes keep up. */
-  refusal(priority: Priority): BacklogFullError | undefined {
+  /**
+   * The refusal for new work of `priority` from `tenant`, or undefined while the lanes keep up.
+   * With per-tenant push-back a tenant below its fair share of the backlog is still taken until
+   * the lanes are far behind; without a tenant, the answer is whether anyone is refused.
+   */
+  refusal(priority: Priority, tenant?: string): BacklogFullError | undefined {
     if (!this.enabled) return undefined;
     const overdue = priority === 'urgent' ? this.reading.overdueUrgent : this.reading.overdueReminder;
     if (overdue <= this.config.count) return undefined;
+    const shares = this.reading.tenants?.[priority];
+    const spared = shares !== undefined && tenant !== undefined && shares.overdue <= this.config.count && !shares.refused.has(tenant);
+    if (spared) return undefined;
     // Long enough for part of the backlog to drain, short enough to find the lanes free soon after.
     return new BacklogFullError(priority, Math.max(1, Math.ceil(this.config.waitMs / 4_000)));
   }
 }
 
-/** The api's backlog, read every `pollMs` from now on, its readings exported as metrics. */
-export function startIntakeBacklog(redis: Redis | Cluster, partitions: number, config: BackpressureConfig, registry: Registry): IntakeBacklog {
-  const backlog = new IntakeBacklog(redis, partitions, config);
+/**
+ * The api's backlog, read every `pollMs` from now on, its readings exported as metrics; with
+ * `tenantBacklogs` (LANE_FAIR_SHARE), pushing back on the tenants that hold the backlog.
+ */
+export function startIntakeBacklog(
+  redis: Redis | Cluster,
+  partitions: number,
+  config: BackpressureConfig,
+  registry: Registry,
+  tenantBacklogs?: TenantBacklogSource,
+): IntakeBacklog {
+  const backlog = new IntakeBacklog(redis, partitions, config, Date.now, tenantBacklogs);
   const metrics = createBackpressureMetrics(registry);
   backlog.start((reading) => metrics.observe(reading, (priority) => backlog.refusal(priority) !== undefined));
   return backlog;

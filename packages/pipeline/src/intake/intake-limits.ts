@@ -14,10 +14,10 @@ export interface ParsedItem {
  * Refused while the lanes are behind (docs/backpressure.md): work due now, not a `sendAt`
  * ahead (it adds nothing to the lanes until it is due).
  */
-function backlogRefusal(deps: IntakeDeps, request: NotificationRequest): BacklogFullError | undefined {
+function backlogRefusal(deps: IntakeDeps, tenant: string, request: NotificationRequest): BacklogFullError | undefined {
   if (!deps.backlog) return undefined;
   if (request.sendAt !== undefined && Date.parse(request.sendAt) > (deps.now ?? Date.now)()) return undefined;
-  return deps.backlog.refusal(request.priority);
+  return deps.backlog.refusal(request.priority, tenant);
 }
 
 /**
@@ -25,8 +25,11 @@ function backlogRefusal(deps: IntakeDeps, request: NotificationRequest): Backlog
  * repeat of one accepted before (answered as the duplicate it is, never refused), or refused.
  */
 export async function admitOne(deps: IntakeDeps, tenant: string, request: NotificationRequest): Promise<{ take?: LimitTake; earlier?: IntakeResult }> {
-  const overloaded = backlogRefusal(deps, request);
-  if (overloaded) throw overloaded;
+  const overloaded = backlogRefusal(deps, tenant, request);
+  if (overloaded) {
+    deps.tenantMetrics?.refused(tenant, 'backlog', 1);
+    throw overloaded;
+  }
   const take = await deps.limiter?.take(tenant, 1);
   if (!take || take.admitted === 1) return take ? { take } : {};
   const earlier = await deps.limiter?.acceptedBefore(tenant, request);
@@ -49,8 +52,9 @@ export async function admitBatch(
   const overloaded: BatchItemResult[] = [];
   let retryAfterSeconds: number | undefined;
   const items = offered.filter(({ index, request }) => {
-    const refusal = backlogRefusal(deps, request);
+    const refusal = backlogRefusal(deps, tenant, request);
     if (!refusal) return true;
+    deps.tenantMetrics?.refused(tenant, 'backlog', 1);
     retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, refusal.retryAfterSeconds);
     const error = classifyIntakeError(deps.metrics, refusal, request.priority);
     overloaded.push({ index, httpStatus: error.httpStatus, error: { code: error.code, message: error.message } });
