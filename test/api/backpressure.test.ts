@@ -1,9 +1,8 @@
-import { Redis } from 'ioredis';
 import request from 'supertest';
-import { pendingIntakeKey } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
 import { waitAllTerminal } from '../harness/notification-poll';
-import { startTestPlatform, startTestWorker, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { useBackloggedPlatform } from '../harness/aged-backlog';
+import { startTestWorker, TEST_API_KEY } from '../harness/platform';
 import { notificationFor } from '../fixtures/notifications';
 
 /**
@@ -15,32 +14,14 @@ import { notificationFor } from '../fixtures/notifications';
 const WAIT_MS = 10_000;
 const COUNT = 3;
 
-let platform: TestPlatform;
-let redis: Redis;
+const backlogged = useBackloggedPlatform({ waitMs: WAIT_MS, count: COUNT });
+const platform = () => backlogged.platform();
+const ageBacklog = (ageMs: number) => backlogged.age(ageMs);
+const gauge = (name: string, cls: string) => backlogged.metric(name, { class: cls });
 
-beforeAll(async () => {
-  platform = await startTestPlatform({ workerCount: 0, env: { INTAKE_BACKPRESSURE_WAIT_MS: String(WAIT_MS), INTAKE_BACKPRESSURE_COUNT: String(COUNT) } });
-  redis = new Redis(platform.redis.url);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  await platform?.stop();
-});
-
-const post = (body: object) => request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`).send(body);
+const post = (body: object) => request(platform().api.url).post('/v1/notifications').set('authorization', `Bearer ${TEST_API_KEY}`).send(body);
 const postBatch = (notifications: object[]) =>
-  request(platform.api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`).send({ notifications });
-const gauge = async (name: string, cls: string) => {
-  const text = await (await fetch(platform.api.metricsUrl)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`class="${cls}"`));
-  return Number(line?.split(' ').pop());
-};
-/** Moves every waiting notification's acceptance `ageMs` into the past, as if the lanes had not drained it since. */
-const ageBacklog = async (ageMs: number) => {
-  const ids = await redis.zrange(pendingIntakeKey(0), '0', '-1');
-  await redis.zadd(pendingIntakeKey(0), 'XX', ...ids.flatMap((id) => [String(Date.now() - ageMs), id]));
-  return ids;
-};
+  request(platform().api.url).post('/v1/notifications/batch').set('authorization', `Bearer ${TEST_API_KEY}`).send({ notifications });
 
 it('refuses reminders, then urgent, while the lanes are behind; a batch says which; all is taken again once they drain', async () => {
   const waiting = Array.from({ length: COUNT + 2 }, (_, i) => notificationFor(i, 'push', { prefix: 'bp-backlog', priority: 'reminder' }));
@@ -79,9 +60,9 @@ it('refuses reminders, then urgent, while the lanes are behind; a batch says whi
   expect(urgent.body.error.code).toBe('BACKLOG_FULL');
 
   // A worker drains the backlog: nothing accepted was lost, and intake takes reminders again.
-  const worker = await startTestWorker(platform);
+  const worker = await startTestWorker(platform());
   try {
-    const ended = await waitAllTerminal(platform.redis.url, ids, 60_000);
+    const ended = await waitAllTerminal(platform().redis.url, ids, 60_000);
     expect(ended.every((r) => r.status === 'delivered')).toBe(true);
     await waitFor('notify_intake_backpressure{class="reminder"} 0', async () => (await gauge('notify_intake_backpressure', 'reminder')) === 0);
     expect((await post(notificationFor(1, 'push', { prefix: 'bp-refused', priority: 'reminder' }))).status).toBe(202);

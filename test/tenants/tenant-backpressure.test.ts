@@ -1,8 +1,7 @@
-import { Redis } from 'ioredis';
 import request from 'supertest';
-import { pendingIntakeKey } from '@notify/core';
 import { waitFor } from '@notify/platform-kit';
-import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
+import { useBackloggedPlatform } from '../harness/aged-backlog';
+import { OTHER_TENANT_KEY, TEST_API_KEY } from '../harness/platform';
 import { notificationFor } from '../fixtures/notifications';
 
 /**
@@ -16,35 +15,13 @@ const WAIT_MS = 10_000;
 const COUNT = 3;
 const FLOOD = 12;
 
-let platform: TestPlatform;
-let redis: Redis;
+const backlogged = useBackloggedPlatform({ waitMs: WAIT_MS, count: COUNT });
 
-beforeAll(async () => {
-  platform = await startTestPlatform({ workerCount: 0, env: { INTAKE_BACKPRESSURE_WAIT_MS: String(WAIT_MS), INTAKE_BACKPRESSURE_COUNT: String(COUNT) } });
-  redis = new Redis(platform.redis.url);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  await platform?.stop();
-});
-
-const post = (key: string, body: object) => request(platform.api.url).post('/v1/notifications').set('authorization', `Bearer ${key}`).send(body);
+const post = (key: string, body: object) => request(backlogged.platform().api.url).post('/v1/notifications').set('authorization', `Bearer ${key}`).send(body);
 const reminder = (prefix: string, i: number) => notificationFor(i, 'push', { prefix, priority: 'reminder' });
-const metrics = async () => (await fetch(platform.api.metricsUrl)).text();
-const refusing = async () =>
-  (await metrics()).split('\n').some((l) => l.startsWith('notify_intake_backpressure{') && l.includes('class="reminder"') && l.endsWith(' 1'));
-const tenantRefused = async (tenant: string) =>
-  Number(
-    (await metrics())
-      .split('\n')
-      .find((l) => l.startsWith('notify_tenant_notifications_total{') && l.includes(`tenant="${tenant}"`) && l.includes('result="backlog_full"'))
-      ?.split(' ')
-      .pop(),
-  );
-const ageBacklog = async (ageMs: number) => {
-  const ids = await redis.zrange(pendingIntakeKey(0), '0', '-1');
-  await redis.zadd(pendingIntakeKey(0), 'XX', ...ids.flatMap((id) => [String(Date.now() - ageMs), id]));
-};
+const refusing = async () => (await backlogged.metric('notify_intake_backpressure', { class: 'reminder' })) === 1;
+const tenantRefused = (tenant: string) => backlogged.metric('notify_tenant_notifications_total', { tenant, result: 'backlog_full' });
+const ageBacklog = (ageMs: number) => backlogged.age(ageMs);
 
 it("refuses the tenant holding the backlog, takes another's work until the lanes are far behind", async () => {
   for (let i = 0; i < FLOOD; i += 1) expect((await post(TEST_API_KEY, reminder('flood', i))).status).toBe(202);
@@ -58,7 +35,7 @@ it("refuses the tenant holding the backlog, takes another's work until the lanes
   expect(await tenantRefused('tenant-a')).toBe(1);
   // tenant-b holds 1 of 13 waiting steps, under its half: its reminders are still taken, alone and in a batch.
   expect((await post(OTHER_TENANT_KEY, reminder('few', 1))).status).toBe(202);
-  const batch = await request(platform.api.url)
+  const batch = await request(backlogged.platform().api.url)
     .post('/v1/notifications/batch')
     .set('authorization', `Bearer ${OTHER_TENANT_KEY}`)
     .send({ notifications: [reminder('few', 2), reminder('few', 3)] });
