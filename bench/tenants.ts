@@ -2,8 +2,8 @@
  * `npm run bench:tenants`: one tenant's flood against another's steady traffic, with fair share
  * in the lanes on and off, in one run. Tenant A posts `--flood` reminders as fast as intake takes
  * them (and once at its rate limit, `--a-limit`); tenant B sends `--b-rate` urgent and as many
- * reminders a second while A's backlog drains. Prints A's throughput (against A alone) and B's
- * accepted→delivered p50/p99, urgent (first try) and reminders. Each case is a fresh platform as
+ * reminders a second while A's backlog drains. Prints A's throughput (against A alone at the same
+ * limit) and B's accepted→delivered p50/p99, urgent (first try) and reminders. Each case is a fresh platform as
  * processes on this machine: api, workers, simulators, redis-server with AOF, history off.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     { label: 'A alone', fairShare: true, aLimit: undefined, bRate: 0 },
     { label: 'fair share off', fairShare: false, aLimit: undefined, bRate },
     { label: 'fair share on', fairShare: true, aLimit: undefined, bRate },
+    { label: `A alone, limited to ${aLimit}/s`, fairShare: true, aLimit, bRate: 0 },
     { label: `fair share on, A limited to ${aLimit}/s`, fairShare: true, aLimit, bRate },
     { label: 'fair share on, backpressure on', fairShare: true, aLimit: undefined, bRate, backpressure: true },
   ];
