@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { readLedger } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
+import { ledgerDeliveries } from '../harness/ledger-keys';
 import { TEST_API_KEY } from '../harness/platform';
 import { waitAllArchived } from '../history/archiver-fixture';
 import type { HistoryPlatform } from '../history/history-platform';
@@ -11,7 +12,8 @@ import { parkedRows, redisParkState, startParkingPlatform, waitAllParked } from 
  * Far-future schedules parked in PostgreSQL (docs/scheduling.md, "Parking"), against the real
  * pipeline with the history on: a notification due beyond the park lead leaves only its stub in
  * Redis, answers repeats, GET, the listing and cancels as before, and is promoted back and
- * delivered once, never before its sendAt.
+ * delivered once, never before its sendAt. The first two wait out their sendAt side by side
+ * (concurrent): each counts the deliveries of its own notifications only.
  */
 const TENANT = 'tenant-a';
 let running: HistoryPlatform;
@@ -29,6 +31,11 @@ afterAll(async () => {
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const api = () => request(running.platform.api.url);
 const post = (body: object) => api().post('/v1/notifications').set(auth).send(body);
+/**
+ * Due this far ahead: beyond the park lead (6 s) by the time a parker pass (every 100 ms) runs,
+ * with seconds left before the promote lead (3 s) for what a test asks while it is parked.
+ */
+const PARKED_AHEAD_S = 10;
 const inSeconds = (s: number) => {
   const at = new Date(Date.now() + s * 1000);
   at.setUTCMilliseconds(0);
@@ -37,8 +44,8 @@ const inSeconds = (s: number) => {
 const archived = (ids: string[]) =>
   waitAllArchived({ redisUrl: running.platform.redis.url, historyUrl: running.historyUrl, store: running.store, tenant: TENANT }, ids);
 
-it('parks a far-future one, answers repeats, GET and the listing from PostgreSQL, then promotes and delivers it once, not early', async () => {
-  const sendAt = inSeconds(20);
+it.concurrent('parks a far-future one, answers repeats, GET and the listing from PostgreSQL, then promotes and delivers it once, not early', async () => {
+  const sendAt = inSeconds(PARKED_AHEAD_S);
   const body = { ...notificationFor(1, 'push', { prefix: 'park', priority: 'reminder' }), sendAt };
   const first = await post(body);
   expect(first.status).toBe(202);
@@ -48,32 +55,32 @@ it('parks a far-future one, answers repeats, GET and the listing from PostgreSQL
   const again = await post(body);
   expect(again.status).toBe(200);
   expect(again.body).toMatchObject({ id, status: 'scheduled', duplicate: true });
-  const moved = await post({ ...body, sendAt: inSeconds(40) });
+  const moved = await post({ ...body, sendAt: inSeconds(2 * PARKED_AHEAD_S) });
   expect(moved.status).toBe(422);
   expect(moved.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
   expect((await api().get(`/v1/notifications/${id}`).set(auth)).body).toMatchObject({ id, status: 'scheduled', sendAt: Date.parse(sendAt) });
   const listed = await api().get('/v1/notifications').query({ status: 'scheduled', eventId: body.eventId }).set(auth);
   expect(listed.body.items.map((v: { id: string }) => v.id)).toEqual([id]);
+  // All of the above was answered while it was parked (not yet promoted).
+  expect((await parkedRows(running.historyUrl, [id])).size).toBe(1);
 
   const [done] = await archived([id]);
   expect(done?.status).toBe('delivered');
   expect(done?.releasedAt).toBeGreaterThanOrEqual(Date.parse(sendAt));
   for (const attempt of done?.attempts ?? []) expect(attempt.startedAt).toBeGreaterThanOrEqual(Date.parse(sendAt));
-  const ledger = await readLedger(running.platform.sims.controlUrl);
-  expect(ledger.duplicateKeys).toEqual([]);
-  expect(ledger.deliveries).toBe(1);
+  expect((await readLedger(running.platform.sims.controlUrl)).duplicateKeys).toEqual([]);
+  expect((await ledgerDeliveries(running.platform.sims.controlUrl, [id]))[0]).toHaveLength(1);
   expect((await parkedRows(running.historyUrl, [id])).size).toBe(0);
   expect((await redisParkState(redis, [id])).stubKeys).toBe(0);
 });
 
-it('cancels a parked one by id and by event: never promoted nor sent, ended canceled in the history, a repeat answered canceled', async () => {
-  const sendAt = inSeconds(12);
+it.concurrent('cancels a parked one by id and by event: never promoted nor sent, ended canceled in the history, a repeat answered canceled', async () => {
+  const sendAt = inSeconds(PARKED_AHEAD_S);
   const single = { ...notificationFor(2, 'sms', { prefix: 'park-cancel' }), sendAt };
   const shared = [3, 4].map((i) => ({ ...notificationFor(i, 'email', { prefix: 'park-cancel' }), eventId: 'park-cancel-event', sendAt }));
   const ids = [] as string[];
   for (const body of [single, ...shared]) ids.push((await post(body)).body.id as string);
   await waitAllParked(redis, running.historyUrl, ids);
-  const deliveriesBefore = (await readLedger(running.platform.sims.controlUrl)).deliveries;
 
   const byId = await api().delete(`/v1/notifications/${ids[0]}`).set(auth);
   expect(byId.status).toBe(200);
@@ -86,10 +93,13 @@ it('cancels a parked one by id and by event: never promoted nor sent, ended canc
   expect(views.map((v) => v.status)).toEqual(['canceled', 'canceled', 'canceled']);
   expect((await parkedRows(running.historyUrl, ids)).size).toBe(0);
   expect((await post(single)).body).toMatchObject({ id: ids[0], status: 'canceled', duplicate: true });
-  // Past their sendAt and the promote lead: nothing came back to be sent.
-  const later = await post({ ...notificationFor(5, 'sms', { prefix: 'park-cancel' }), sendAt: inSeconds(13) });
-  await archived([later.body.id as string]);
-  expect((await readLedger(running.platform.sims.controlUrl)).deliveries).toBe(deliveriesBefore + 1);
+  // One due a second after them, delivered: their sendAt and promote lead are past, and nothing came back to be sent.
+  const laterAt = new Date(Math.max(Date.parse(sendAt) + 1_000, Date.now() + 500)).toISOString();
+  const later = await post({ ...notificationFor(5, 'sms', { prefix: 'park-cancel' }), sendAt: laterAt });
+  const laterId = later.body.id as string;
+  expect((await archived([laterId]))[0]?.status).toBe('delivered');
+  const deliveries = await ledgerDeliveries(running.platform.sims.controlUrl, [...ids, laterId]);
+  expect(deliveries.map((d) => d.length)).toEqual([0, 0, 0, 1]);
 });
 
 it('keeps under 200 B of Redis per parked notification (MEMORY USAGE of the stubs; records and event index gone)', async () => {
