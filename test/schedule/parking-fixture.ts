@@ -15,6 +15,12 @@ export async function parkedRows(historyUrl: string, ids: readonly string[]): Pr
   return new Set(rows.map((r) => r.id));
 }
 
+/** How many parked rows PostgreSQL holds in all (a test's database is its own). */
+export async function parkedCount(historyUrl: string): Promise<number> {
+  const [row] = await queryRows<{ n: string }>(historyUrl, 'SELECT count(*) AS n FROM parked_notifications');
+  return Number(row?.n);
+}
+
 /** The parked state of `ids` in Redis: full records left, due-index entries, stub keys and their bytes (MEMORY USAGE). */
 export async function redisParkState(redis: Redis, ids: readonly string[]): Promise<{ records: number; due: number; stubKeys: number; stubBytes: number }> {
   const pipeline = redis.pipeline();
