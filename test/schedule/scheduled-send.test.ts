@@ -3,6 +3,7 @@ import { waitAllTerminal } from '../harness/notification-poll';
 import { OTHER_TENANT_KEY, startTestPlatform, TEST_API_KEY, type TestPlatform } from '../harness/platform';
 import { readLedger } from '@notify/platform-kit';
 import { notificationFor } from '../fixtures/notifications';
+import { ledgerDeliveries } from '../harness/ledger-keys';
 
 /**
  * `sendAt` against the real pipeline (private Redis, the simulated providers, a worker): a
@@ -27,8 +28,9 @@ const post = (body: unknown) =>
 const view = async (id: string) => (await request(platform.api.url).get(`/v1/notifications/${id}`).set(auth)).body as Record<string, unknown>;
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
+// Side by side (concurrent): each counts the deliveries of its own notifications only.
 describe('a notification with sendAt ahead', () => {
-  it('is scheduled until due, then delivered, never before its sendAt', async () => {
+  it.concurrent('is scheduled until due, then delivered, never before its sendAt', async () => {
     const sendAt = inSeconds(1.5);
     const body = { ...notificationFor(1, 'push', { prefix: 'sched', priority: 'reminder' }), sendAt };
     const res = await post(body);
@@ -36,17 +38,17 @@ describe('a notification with sendAt ahead', () => {
     expect(res.body.status).toBe('scheduled');
     const id = res.body.id as string;
     expect(await view(id)).toMatchObject({ status: 'scheduled', sendAt: Date.parse(sendAt) });
-    expect((await readLedger(platform.sims.controlUrl)).deliveries).toBe(0);
+    expect((await ledgerDeliveries(platform.sims.controlUrl, [id]))[0]).toHaveLength(0);
 
     const [done] = await waitAllTerminal(platform.redis.url, [id], 20_000);
     expect(done?.status).toBe('delivered');
     const due = Date.parse(sendAt);
     expect(done?.releasedAt).toBeGreaterThanOrEqual(due);
     for (const attempt of done?.attempts ?? []) expect(attempt.startedAt).toBeGreaterThanOrEqual(due);
-    expect((await readLedger(platform.sims.controlUrl)).deliveries).toBe(1);
+    expect((await ledgerDeliveries(platform.sims.controlUrl, [id]))[0]).toHaveLength(1);
   });
 
-  it('answers a repeat with the same id (200), a moved sendAt with 422, another spelling of the same instant as the same', async () => {
+  it.concurrent('answers a repeat with the same id (200), a moved sendAt with 422, another spelling of the same instant as the same', async () => {
     const at = new Date(Date.now() + 600_000);
     at.setUTCMilliseconds(0);
     const body = { ...notificationFor(2, 'sms', { prefix: 'sched' }), sendAt: at.toISOString() };
@@ -66,7 +68,7 @@ describe('a notification with sendAt ahead', () => {
     expect((await post(unscheduled)).status).toBe(422);
   });
 
-  it('is sent now when its sendAt has passed', async () => {
+  it.concurrent('is sent now when its sendAt has passed', async () => {
     const res = await post({ ...notificationFor(3, 'email', { prefix: 'sched' }), sendAt: inSeconds(-60) });
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('accepted');
@@ -74,7 +76,7 @@ describe('a notification with sendAt ahead', () => {
     expect(done?.status).toBe('delivered');
   });
 
-  it('is released from a batch the same way, each item on its own time', async () => {
+  it.concurrent('is released from a batch the same way, each item on its own time', async () => {
     const items = [0, 1, 2].map((i) => ({ ...notificationFor(10 + i, 'push', { prefix: 'sched-batch' }), sendAt: inSeconds(0.5 + i * 0.5) }));
     const res = await request(platform.api.url).post('/v1/notifications/batch').set(auth).send({ notifications: items });
     expect(res.status).toBe(200);
