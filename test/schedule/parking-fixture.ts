@@ -4,8 +4,8 @@ import { waitFor } from '@notify/platform-kit';
 import { startHistoryPlatform, type HistoryPlatform } from '../history/history-platform';
 import { queryRows } from '../history/postgres-fixture';
 
-/** Short leads for tests, in seconds: parked when due more than 6 s ahead, promoted 3 s before. */
-export const PARKING_TEST_ENV = { SCHEDULE_PARK_LEAD: '6', SCHEDULE_PROMOTE_LEAD: '3', SCHEDULE_PARK_INTERVAL_MS: '100', SCHEDULE_MAX_AHEAD: '3600' };
+/** Short leads for tests, in seconds: parked when due more than 4 s ahead, promoted 2 s before. */
+export const PARKING_TEST_ENV = { SCHEDULE_PARK_LEAD: '4', SCHEDULE_PROMOTE_LEAD: '2', SCHEDULE_PARK_INTERVAL_MS: '100', SCHEDULE_MAX_AHEAD: '3600' };
 
 /** Which of `ids` have a parked row in PostgreSQL. */
 export async function parkedRows(historyUrl: string, ids: readonly string[]): Promise<Set<string>> {

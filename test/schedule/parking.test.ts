@@ -32,10 +32,10 @@ const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 const api = () => request(running.platform.api.url);
 const post = (body: object) => api().post('/v1/notifications').set(auth).send(body);
 /**
- * Due this far ahead: beyond the park lead (6 s) by the time a parker pass (every 100 ms) runs,
- * with seconds left before the promote lead (3 s) for what a test asks while it is parked.
+ * Due this far ahead: beyond the park lead (4 s) by the time a parker pass (every 100 ms) runs,
+ * with seconds left before the promote lead (2 s) for what a test asks while it is parked.
  */
-const PARKED_AHEAD_S = 10;
+const PARKED_AHEAD_S = 8;
 const inSeconds = (s: number) => {
   const at = new Date(Date.now() + s * 1000);
   at.setUTCMilliseconds(0);
