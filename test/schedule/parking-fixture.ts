@@ -38,6 +38,13 @@ export async function redisParkState(redis: Redis, ids: readonly string[]): Prom
   return { records, due, stubKeys: keys.length, stubBytes };
 }
 
+/** How many of `ids` still have a parked stub: a field (the id's 16 bytes) of any stub bucket. */
+export async function stubsLeft(redis: Redis, ids: readonly string[]): Promise<number> {
+  const held = new Set<string>();
+  for (const key of await redis.keys(`${parkedStubPrefix()}*`)) for (const field of await redis.hkeysBuffer(key)) held.add(field.toString('hex'));
+  return ids.filter((id) => held.has(id)).length;
+}
+
 /** Waits until every one of `ids` is parked: its row in PostgreSQL, no record nor due entry left in Redis. */
 export async function waitAllParked(redis: Redis, historyUrl: string, ids: readonly string[], timeoutMs = 30_000): Promise<void> {
   await waitFor(
