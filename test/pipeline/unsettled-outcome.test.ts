@@ -12,7 +12,7 @@ import { useUnsettledPush } from '../harness/unsettled-push';
  * maximum age. Push back in time -> delivered with 2 calls spent; never back -> `unconfirmed`
  * (the provider did deliver: never `failed`). Breakers off, so only the rule is measured.
  */
-const { platform, control, ledger, refused, timeOutThenGoDown } = useUnsettledPush({ CASCADE_RECONCILE_DELAY_MS: '2500', CASCADE_MAX_AGE_MS: '6000' });
+const { platform, control, ledger, refused, timeOutThenGoDown } = useUnsettledPush({ CASCADE_RECONCILE_DELAY_MS: '2500', CASCADE_MAX_AGE_MS: '7000' });
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 
 it('a refused reconciliation spends no call: push comes back, the key reconciles, status delivered', async () => {
