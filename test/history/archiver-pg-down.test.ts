@@ -109,9 +109,10 @@ it('keeps delivering while PostgreSQL is down and loses nothing when it returns'
 });
 
 it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive batches, twice, keep delivering and archive everything after', async () => {
-  // Only the worker processes deliver and archive from here (small batches: several per crash).
-  await platform.workers[0]!.close();
+  // Only the worker processes deliver and archive from here (small batches: several per crash);
+  // they boot while the in-process worker closes (nothing is queued until then).
   for (let i = 0; i < 2; i += 1) workers.push(spawnApp('worker', { ...platform.env, ARCHIVER_BATCH_SIZE: '20', LOG_LEVEL: 'info' }));
+  await platform.workers[0]!.close();
   const pids = workers.map((w) => w.process.pid);
   // A worker that dies fails the test at once, with its last words.
   const died = Promise.race(workers.map((w) => w.exited.then((exit) => ({ worker: w, exit })))).then(({ worker, exit }) => {
@@ -138,12 +139,12 @@ it('worker processes survive PostgreSQL killed (SIGKILL) under in-flight archive
     all.push(...ids);
     // Delivery does not wait for the history.
     await unlessDied(waitAllTerminal(platform.redis.url, ids, 120_000));
-    // Every archiver busy: a batch claimed (in flight) and an id left unclaimed for longer than many archive intervals.
+    // Every archiver busy: a batch claimed (in flight) and an id left unclaimed for ten archive intervals.
     await waitFor(
       `crash ${crash}: every archiver holding a batch in flight`,
       async () => {
         const queue = await archiveQueueState(platform.redis.url);
-        return queue.claimed > 0 && (queue.oldestUnclaimedAgeMs ?? 0) > 2_000;
+        return queue.claimed > 0 && (queue.oldestUnclaimedAgeMs ?? 0) > 10 * Number(platform.env.ARCHIVER_INTERVAL_MS);
       },
       60_000,
       100,

@@ -12,7 +12,7 @@ import { useUnsettledPush } from '../harness/unsettled-push';
  * maximum age. Push back in time -> delivered with 2 calls spent; never back -> `unconfirmed`
  * (the provider did deliver: never `failed`). Breakers off, so only the rule is measured.
  */
-const { platform, control, ledger, refused, timeOutThenGoDown } = useUnsettledPush({ CASCADE_RECONCILE_DELAY_MS: '2500', CASCADE_MAX_AGE_MS: '8000' });
+const { platform, control, ledger, refused, timeOutThenGoDown } = useUnsettledPush({ CASCADE_RECONCILE_DELAY_MS: '2500', CASCADE_MAX_AGE_MS: '7000' });
 const auth = { authorization: `Bearer ${TEST_API_KEY}` };
 
 it('a refused reconciliation spends no call: push comes back, the key reconciles, status delivered', async () => {
@@ -34,23 +34,16 @@ it('a refused reconciliation spends no call: push comes back, the key reconciles
   expect((after.calls.email ?? 0) - (before.calls.email ?? 0)).toBe(0);
 });
 
-it('an unknown outcome its channel never lets us settle ends unconfirmed at the maximum age, never failed', async () => {
-  const id = await timeOutThenGoDown('unsettled-never', 2);
-  const [done] = await waitAllTerminal(platform().redis.url, [id], 15_000);
-  await control('/control/channels/push/restore');
-
-  expect(done).toMatchObject({ status: 'unconfirmed', failureReason: 'unknown-outcome-unsettled-before-maximum-age' });
-  expect(done!.attempts.filter((a) => a.spent !== false)).toHaveLength(1);
-  expect(done!.attempts.every((a) => a.channel === 'push')).toBe(true);
-  const res = await request(platform().api.url).get(`/v1/notifications/${id}`).set(auth);
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'unconfirmed' });
-  expect(await hget(id, 'addresses')).toBeNull();
-});
-
-it('sends refused on every channel spend nothing and end failed at the maximum age, not budget-exhausted', async () => {
-  for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}`, { mode: 'down' });
-  try {
+/**
+ * Both wait out the maximum age, so they wait side by side: push goes down under the unknown
+ * outcome, then the other channels go down too and the one refused everywhere is sent.
+ */
+describe('channels that stay down until the maximum age', () => {
+  let neverSettled: string;
+  let allRefused: string;
+  beforeAll(async () => {
+    neverSettled = await timeOutThenGoDown('unsettled-never', 2);
+    for (const c of ['sms', 'email']) await control(`/control/channels/${c}`, { mode: 'down' });
     const res = await request(platform().api.url)
       .post('/v1/notifications')
       .set(auth)
@@ -61,14 +54,31 @@ it('sends refused on every channel spend nothing and end failed at the maximum a
         recipient: { id: 'r-all-refused', addresses: { push: 'tok', sms: '+905551112233', email: 'r@example.com' } },
       });
     expect(res.status).toBe(202);
-    const [done] = await waitAllTerminal(platform().redis.url, [res.body.id as string], 15_000);
+    allRefused = res.body.id as string;
+  });
+  afterAll(async () => {
+    for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}/restore`);
+  });
+
+  it('an unknown outcome its channel never lets us settle ends unconfirmed at the maximum age, never failed', async () => {
+    const [done] = await waitAllTerminal(platform().redis.url, [neverSettled], 15_000);
+
+    expect(done).toMatchObject({ status: 'unconfirmed', failureReason: 'unknown-outcome-unsettled-before-maximum-age' });
+    expect(done!.attempts.filter((a) => a.spent !== false)).toHaveLength(1);
+    expect(done!.attempts.every((a) => a.channel === 'push')).toBe(true);
+    const res = await request(platform().api.url).get(`/v1/notifications/${neverSettled}`).set(auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'unconfirmed' });
+    expect(await hget(neverSettled, 'addresses')).toBeNull();
+  });
+
+  it('sends refused on every channel spend nothing and end failed at the maximum age, not budget-exhausted', async () => {
+    const [done] = await waitAllTerminal(platform().redis.url, [allRefused], 15_000);
     expect(done).toMatchObject({ status: 'failed', failureReason: 'no channel available before the maximum age' });
     expect(done!.attempts.length).toBeGreaterThan(3);
     expect(done!.attempts.every((a) => a.spent === false && a.errorClass === 'ECONNREFUSED')).toBe(true);
-    expect(await hget(res.body.id as string, 'calls')).toBe('0');
-  } finally {
-    for (const c of ['push', 'sms', 'email']) await control(`/control/channels/${c}/restore`);
-  }
+    expect(await hget(allRefused, 'calls')).toBe('0');
+  });
 });
 
 async function hget(id: string, field: string): Promise<string | null> {

@@ -13,16 +13,16 @@ import { notificationFor } from '../fixtures/notifications';
  * never how long they took. tenant-b posts second, so first in, first out would give it none
  * of them, and weights ignored would give it half.
  */
-const BACKLOG = 600;
+const BACKLOG = 250;
 /** The part of what the lane served that is measured: both tenants still have backlog all through it. */
-const FIRST = 400;
+const FIRST = 160;
 /** Push calls the lane has made when the records are read: past FIRST, so the first FIRST starts are all among them. */
-const READ_AFTER = 460;
+const READ_AFTER = 190;
 /** One slot on the lane: first steps run one after another, in the order the lane serves them. */
 const ONE_SLOT = JSON.stringify({ push: { reminder: { concurrency: 1 } } });
 /**
  * One job per notification: the lane's turns are single steps. With the default batch jobs of
- * 64 steps, FIRST would be ~6 turns and a tenant's share would move in lumps of 64.
+ * 64 steps, FIRST would be ~3 turns and a tenant's share would move in lumps of 64.
  */
 const ONE_STEP_JOBS = { INTAKE_BATCH_MAX: '1' };
 
@@ -31,7 +31,12 @@ const reminders = (prefix: string) => Array.from({ length: BACKLOG }, (_, i) => 
 /** tenant-b's share of the first FIRST first steps the lane started, with these weights. */
 async function secondTenantShare(weights: { 'tenant-a': number; 'tenant-b': number }): Promise<number> {
   const tenants = { 'tenant-a': { weight: weights['tenant-a'] }, 'tenant-b': { weight: weights['tenant-b'] } };
-  const platform = await startTestPlatform({ workerCount: 0, env: { LANES: ONE_SLOT, ...ONE_STEP_JOBS, ...tenantsFileEnv(tenants) } });
+  const platform = await startTestPlatform({
+    workerCount: 0,
+    // Providers that answer at once: the lane's turns follow each other without a wait between them.
+    simEnv: { SIM_LATENCY_MS: '0' },
+    env: { LANES: ONE_SLOT, ...ONE_STEP_JOBS, ...tenantsFileEnv(tenants) },
+  });
   try {
     const firstIds = await postAllAccepted(platform.api.url, reminders('first'), 500, TEST_API_KEY);
     const secondIds = await postAllAccepted(platform.api.url, reminders('second'), 500, OTHER_TENANT_KEY);

@@ -18,7 +18,7 @@ import { fixtureRandom, notificationFor, pickPreferred } from '../fixtures/notif
  * is two notifications, one per tenant (notificationId(tenant, event, recipient)): a tenant's
  * delivery must neither stand in for the other's nor repeat.
  */
-const PER_TENANT = 600;
+const PER_TENANT = 300;
 const TENANTS = [
   { tenant: 'tenant-a', key: TEST_API_KEY, weight: 3 },
   { tenant: 'tenant-b', key: OTHER_TENANT_KEY, weight: 1 },
