@@ -35,13 +35,13 @@ afterAll(async () => {
 
 it('loses, doubles and sends early nothing when workers are SIGKILLed while parking and while promoting', async () => {
   // The first worker is up before anything is posted, so the sendAt need only leave room, ahead
-  // of the park lead, for the posts, one more worker start and the parking of the rest: twice
-  // this worker's start (the machine may be busier by then) and a few seconds.
+  // of the park lead, for the posts, one more worker start and the parking of the rest: three
+  // times this worker's start (the machine may be busier by then) and a few seconds.
   const spawnedAt = performance.now();
   const parking = workers.start();
   await started(parking, 'the first worker started');
   const workerStartMs = performance.now() - spawnedAt;
-  const sendAt = new Date(Date.now() + PARK_LEAD_MS + 5_000 + 2 * workerStartMs).toISOString();
+  const sendAt = new Date(Date.now() + PARK_LEAD_MS + 6_000 + 3 * workerStartMs).toISOString();
   const bodies = Array.from({ length: COUNT }, (_, i) => ({ ...notificationFor(i, 'push', { prefix: 'park-kill', priority: 'reminder' }), sendAt }));
   // Killed as soon as its first rows are written, while the posts may still go on.
   const posting = postAllAccepted(running.platform.api.url, bodies, 200);
