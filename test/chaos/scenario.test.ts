@@ -51,7 +51,7 @@ function removeKeptLogs(err: readonly string[]): void {
 
 // Every test starts processes of its own and shares nothing with the others, so two run at a
 // time: one's start-up overlaps the other's load and drain. More at once would starve the
-// start-ups (each compiles four apps) on a two-core machine.
+// start-ups (each compiles its apps with tsx) on a two-core machine.
 describe('a run beside an interrupted one', () => {
   it.concurrent(
     'push-down runs end to end (small, breaker on), reports, and leaves no process behind',
