@@ -20,11 +20,17 @@ export async function mapLimited<T, R>(items: readonly T[], concurrency: number,
   return out;
 }
 
+/** Keys per ledger request: the simulators' control plane takes at most 300 at once. */
+const KEYS_PER_REQUEST = 300;
+
 /** The deliveries the providers' ledger holds for each notification (its provider idempotency key), in order of `ids`. */
 export async function ledgerDeliveries(controlUrl: string, ids: readonly string[]): Promise<LedgerDelivery[][]> {
-  return mapLimited(ids, 16, async (id) => {
-    const res = await fetch(`${controlUrl}/ledger/keys/${encodeURIComponent(providerIdempotencyKey(id))}`);
-    if (!res.ok) throw new Error(`the ledger answered ${res.status} for ${id}`);
-    return ((await res.json()) as { deliveries: LedgerDelivery[] }).deliveries;
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += KEYS_PER_REQUEST) chunks.push(ids.slice(i, i + KEYS_PER_REQUEST).map((id) => providerIdempotencyKey(id)));
+  const answers = await mapLimited(chunks, 4, async (keys) => {
+    const res = await fetch(`${controlUrl}/ledger/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ keys }) });
+    if (!res.ok) throw new Error(`the ledger answered ${res.status} for ${keys.length} keys`);
+    return ((await res.json()) as { deliveries: LedgerDelivery[][] }).deliveries;
   });
+  return answers.flat();
 }

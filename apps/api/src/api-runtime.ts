@@ -52,6 +52,7 @@ export async function startApi(config: ApiConfig, logger: Logger, options: { gat
   // First steps of one lane (and tenant, LANE_FAIR_SHARE: lanes serve tenants in turn) share batch jobs.
   const fair = apiLaneFairShare(redis, config, registry, () => queues.all());
   const queues = new ChannelQueues(redis, config.partitions, config.stepBatch, undefined, fair);
+  queues.onError((err, queue) => logger.error({ err, queue }, 'queue error'));
   registerQueueDepthGauge(registry, () => queues.depthSources());
   // The intake connection already fails fast (producer role): the breakers share it.
   const gate = options.gate ?? createBreakerGate({ redis: asRedis(redis), config: config.breaker, registry, logger, routes: config.providerRoutes });

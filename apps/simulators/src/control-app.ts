@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
 import { CHANNELS, fieldIssues, isChannel } from '@notify/core';
+import { z } from 'zod';
 import { behaviourPatchSchema } from './channel-faults';
 import type { ProviderFleet } from './provider-fleet';
 
@@ -12,9 +13,14 @@ import type { ProviderFleet } from './provider-fleet';
  *   POST /control/restore                  every channel back to defaults
  *   GET  /ledger                           calls, outcomes, deliveries, duplicate keys
  *   GET  /ledger/keys/:key                 the deliveries of one idempotency key
+ *   POST /ledger/keys                      {keys: [...]} (at most LEDGER_KEYS_MAX): the deliveries of each, in order
  *   POST /ledger/reset
  *   GET  /metrics                          the simulators' own metrics (tracking stores' abandoned work)
  */
+/** Keys one `POST /ledger/keys` may ask for: a request stays within the control plane's 16 kB body limit. */
+export const LEDGER_KEYS_MAX = 300;
+const ledgerKeysSchema = z.object({ keys: z.array(z.string().min(1).max(200)).min(1).max(LEDGER_KEYS_MAX) });
+
 export function createControlApp(fleet: ProviderFleet, registry: Registry): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -66,6 +72,14 @@ export function createControlApp(fleet: ProviderFleet, registry: Registry): Expr
   });
   app.get('/ledger/keys/:key', (req, res) => {
     res.json({ key: req.params.key, deliveries: fleet.ledger.entry(req.params.key) });
+  });
+  app.post('/ledger/keys', (req, res) => {
+    const asked = ledgerKeysSchema.safeParse(req.body ?? {});
+    if (!asked.success) {
+      res.status(400).json({ error: 'invalid-keys', details: fieldIssues(asked.error) });
+      return;
+    }
+    res.json({ deliveries: asked.data.keys.map((key) => fleet.ledger.entry(key)) });
   });
   app.post('/ledger/reset', (_req, res) => {
     fleet.ledger.reset();

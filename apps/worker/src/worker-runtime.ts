@@ -58,6 +58,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // LANE_FAIR_SHARE: later steps are tagged too (the weight their first step carried), and each job taken moves its lane's virtual time.
   const fairTags = config.laneFairShare ? new LaneFairShare(redis) : undefined;
   const queues = new ChannelQueues(redis, config.partitions, DEFAULT_STEP_BATCH, config.laterStepBatch, fairTags ? { tags: fairTags } : undefined);
+  queues.onError((err, queue) => logger.error({ err, queue }, 'queue error'));
   registerQueueDepthGauge(registry, () => queues.depthSources(config.workerPartitions).filter((q) => config.roles.some((r) => q.name.startsWith(`${r}-`))));
   // History on: terminal records join the archive queue; the archiver moves them to PostgreSQL.
   // One socket write per event-loop turn on the shared connection (scripts, BullMQ, the webhook hook).

@@ -87,6 +87,11 @@ export class ChannelQueues {
     }
   }
 
+  /** Where the queues' errors go: BullMQ prints an error no listener takes to the console, past the logger and its redaction. */
+  onError(listener: (error: Error, queue: string) => void): void {
+    for (const queue of this.queues.values()) queue.on('error', (error) => listener(error, queue.name));
+  }
+
   get(channel: Channel, priority: Priority, partition = 0): Queue<LaneJobData> {
     return this.queues.get(laneKey(channelQueueName(channel, priority), partition)) as Queue<LaneJobData>;
   }

@@ -152,6 +152,7 @@ export class ChannelWorkers {
             },
             worker: undefined as unknown as Worker<LaneJobData, LaneJobResult>,
           };
+          lane.queue.on('error', (error) => options.logger.error({ err: error, queue: name, partition }, 'queue error'));
           lane.worker = lane.create();
           this.lanes.push(lane);
         }
