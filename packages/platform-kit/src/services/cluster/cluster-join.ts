@@ -42,12 +42,14 @@ export async function joinCluster(nodes: readonly JoiningNode[], masters: number
   await waitFor(
     `all ${nodes.length} cluster nodes to know each other`,
     async () => {
-      for (const node of nodes) {
-        const info = await clusterInfo(node.port);
-        if (Number(info.cluster_known_nodes) !== nodes.length) return false;
-        if ((await nodesOf(node.port)).some((n) => n.flags.includes('handshake') || n.flags.includes('noaddr'))) return false;
-      }
-      return true;
+      const met = await Promise.all(
+        nodes.map(async (node) => {
+          const info = await clusterInfo(node.port);
+          if (Number(info.cluster_known_nodes) !== nodes.length) return false;
+          return !(await nodesOf(node.port)).some((n) => n.flags.includes('handshake') || n.flags.includes('noaddr'));
+        }),
+      );
+      return met.every(Boolean);
     },
     timeoutMs,
     50,
