@@ -70,7 +70,7 @@ export interface PrivateRedisClusterOptions {
   /**
    * cluster-node-timeout in ms (default 2000): how long a node may be unreachable before it is
    * failed over. Short for tests; the machine is shared and a starved node must not be failed
-   * over while healthy, so not much shorter.
+   * over while healthy, so only tests that kill masters (for a failover in ~2 s) go down to 1000.
    */
   nodeTimeoutMs?: number;
   /** Append-only file on (default; a failover test's killed master restarts from it) or no persistence (benches). */

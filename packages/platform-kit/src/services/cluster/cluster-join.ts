@@ -8,10 +8,11 @@ export interface JoiningNode {
   busPort: number;
 }
 
-/** The `[first, last]` slot range of the i-th of `masters` masters: an even split, the last one taking the remainder. */
+/** The `[first, last]` slot range of the i-th of `masters` masters, split as redis-cli splits them (0-5460, 5461-10922, 10923-16383 for 3). */
 export function slotRangeOf(index: number, masters: number): [number, number] {
-  const per = Math.floor(CLUSTER_SLOTS / masters);
-  return [index * per, index === masters - 1 ? CLUSTER_SLOTS - 1 : (index + 1) * per - 1];
+  const per = CLUSTER_SLOTS / masters;
+  const lastOf = (i: number) => (i === masters - 1 ? CLUSTER_SLOTS - 1 : Math.min(CLUSTER_SLOTS - 1, Math.round(i * per + per - 1)));
+  return [index === 0 ? 0 : lastOf(index - 1) + 1, lastOf(index)];
 }
 
 /**
