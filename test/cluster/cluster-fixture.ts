@@ -209,13 +209,14 @@ async function postNotification(apiUrl: string, body: unknown): Promise<{ status
  * Offers `bodies` as single POSTs at `ratePerSecond` (open loop: the i-th is sent at i/rate s,
  * whatever the earlier ones are waiting for), as clients would: a 503 is retried with the same
  * body after its Retry-After, and so is a request that got no answer, after 1 s (the
- * idempotency key makes both safe), at most `maxTries` times in all. `onOffered` hears how many were sent so far (a test kills nodes on it).
+ * idempotency key makes both safe), at most `maxTries` times in all. `onOffered` hears how many were sent so far (a test kills nodes on it);
+ * once `until` holds no more are sent (the results are those offered).
  */
 export async function offerAtRate(
   apiUrl: string,
   bodies: readonly unknown[],
   ratePerSecond: number,
-  options: { maxTries: number; onOffered?: (count: number) => void },
+  options: { maxTries: number; onOffered?: (count: number) => void; until?: () => boolean },
 ): Promise<OfferResult[]> {
   const start = Date.now();
   const offer = async (index: number): Promise<OfferResult> => {
@@ -241,7 +242,7 @@ export async function offerAtRate(
     return result;
   };
   const running: Promise<OfferResult>[] = [];
-  for (let i = 0; i < bodies.length; i += 1) {
+  for (let i = 0; i < bodies.length && !options.until?.(); i += 1) {
     const due = start + (i * 1_000) / ratePerSecond;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     running.push(offer(i));

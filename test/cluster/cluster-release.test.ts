@@ -35,8 +35,8 @@ const workers = releasingWorkers(() => ({
 }));
 
 beforeAll(async () => {
-  // No permanent failures: every notification can end delivered. A failover in ~2-4 s.
-  platform = await startClusterPlatform({ workerCount: 0, cluster: { nodeTimeoutMs: 2_000 }, simEnv: { SIM_PERMANENT_RATES: '0,0,0' } });
+  // No permanent failures: every notification can end delivered. A failover in ~2 s.
+  platform = await startClusterPlatform({ workerCount: 0, cluster: { nodeTimeoutMs: 1_000 }, simEnv: { SIM_PERMANENT_RATES: '0,0,0' } });
   redis = createRedis({ url: platform.redis.url, clusterNodes: parseClusterNodes(platform.cluster.nodesEnv) ?? [] }, 'producer');
   releasing = [workers.start(), workers.start()];
 }, 180_000);
@@ -71,7 +71,7 @@ it('releases scheduled notifications of every partition once each, never early, 
   const COUNT = 320;
   const CANCELED = 20;
   // Four instants half a second apart; the last ones are canceled before they are due.
-  const bodies = scheduled('cluster-release', COUNT, (i) => inMs(6_000 + (i % 4) * 500));
+  const bodies = scheduled('cluster-release', COUNT, (i) => inMs(4_000 + (i % 4) * 500));
   const ids = await postAllAccepted(platform.api.url, bodies, 160);
   const sendAt = new Map(ids.map((id, i) => [id, Date.parse(bodies[i]!.sendAt)]));
   const toCancel = ids.filter((_, i) => i % 4 === 3).slice(0, CANCELED);
@@ -114,7 +114,7 @@ it('releases scheduled notifications of every partition once each, never early, 
 
 it('loses, duplicates and sends early nothing the cluster still holds when a master is SIGKILLed during a release', async () => {
   const COUNT = 300;
-  const bodies = scheduled('cluster-release-failover', COUNT, () => inMs(4_000));
+  const bodies = scheduled('cluster-release-failover', COUNT, () => inMs(3_000));
   const ids = await postAllAccepted(platform.api.url, bodies, 150);
   const sendAt = new Map(ids.map((id, i) => [id, Date.parse(bodies[i]!.sendAt)]));
   expect(sum(await dueCounts())).toBe(COUNT);

@@ -3,8 +3,8 @@ import { CLUSTER_SLOTS, type PrivateRedisCluster } from '@notify/platform-kit';
 import { startTestCluster } from './cluster-fixture';
 
 /**
- * The harness's local Redis Cluster: 3 masters + 3 replicas on free loopback ports, joined by
- * redis-cli --cluster create. The guard the partitioned design relies on is checked here: a
+ * The harness's local Redis Cluster: 3 masters + 3 replicas on free loopback ports, joined as
+ * redis-cli --cluster create joins them. The guard the partitioned design relies on is checked here: a
  * script whose keys live in two slots fails loudly (CROSSSLOT), so a script that touches more
  * than one partition can never pass silently against a cluster.
  */
@@ -12,7 +12,8 @@ let cluster: PrivateRedisCluster;
 let client: Cluster;
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
+  // A short cluster-node-timeout: the failover below in ~2 s.
+  cluster = await startTestCluster({ nodeTimeoutMs: 1_000 });
   client = new Cluster(
     cluster.nodes.map((n) => ({ host: n.host, port: n.port })),
     { redisOptions: { maxRetriesPerRequest: 2 } },

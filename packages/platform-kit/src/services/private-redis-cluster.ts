@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ProcessGroup } from '../processes/process-group';
 import { runCommand } from '../processes/run-command';
 import { failOverMaster, waitClusterAgreed, waitClusterHealthy } from './cluster/cluster-health';
+import { joinCluster, type JoiningNode } from './cluster/cluster-join';
 import { CLUSTER_HOST as HOST, liveMasters, onNode, type ClusterMaster, type LiveNodes } from './cluster/cluster-nodes';
 import { moveClusterSlots, reshardSlots } from './cluster/cluster-slots';
 import { freePorts } from './free-port';
@@ -69,7 +70,7 @@ export interface PrivateRedisClusterOptions {
   /**
    * cluster-node-timeout in ms (default 2000): how long a node may be unreachable before it is
    * failed over. Short for tests; the machine is shared and a starved node must not be failed
-   * over while healthy, so not much shorter.
+   * over while healthy, so only tests that kill masters (for a failover in ~2 s) go down to 1000.
    */
   nodeTimeoutMs?: number;
   /** Append-only file on (default; a failover test's killed master restarts from it) or no persistence (benches). */
@@ -88,8 +89,8 @@ export interface PrivateRedisClusterOptions {
 /**
  * A private Redis Cluster on 127.0.0.1: `masters` x (1 + `replicasPerMaster`) redis-servers
  * started `--cluster-enabled yes` the way startPrivateRedis starts one (own port and directory,
- * noeviction, AOF), joined by `redis-cli --cluster create ... --cluster-replicas N --cluster-yes`,
- * and waited on until every node says cluster_state:ok, every slot is served and every replica
+ * noeviction, AOF), joined as `redis-cli --cluster create ... --cluster-replicas N` would join them
+ * (slots, MEET, REPLICATE; see joinCluster) without its fixed sleeps, and waited on until every node says cluster_state:ok, every slot is served and every replica
  * is linked. Binaries (redis-server, redis-cli) are ensured by the caller.
  */
 export async function startPrivateRedisCluster(options: PrivateRedisClusterOptions = {}): Promise<PrivateRedisCluster> {
@@ -189,16 +190,18 @@ export async function startPrivateRedisCluster(options: PrivateRedisClusterOptio
         ...(options.signal ? { signal: options.signal } : {}),
       });
       servers.set(port, started);
-      return port;
+      return { port, busPort };
     });
 
   try {
     const started = await Promise.allSettled(Array.from({ length: total }, (_, i) => startNode(i)));
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    for (const r of started) if (r.status === 'fulfilled') ports.push(r.value);
+    const joining: JoiningNode[] = [];
+    for (const r of started) if (r.status === 'fulfilled') joining.push(r.value);
+    for (const { port } of joining) ports.push(port);
     for (const port of ports) alive.set(port, true);
-    await cli(['create', ...ports.map((p) => `${HOST}:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], timeoutMs);
+    await joinCluster(joining, masterCount, timeoutMs, options.signal);
     await waitHealthy();
     // A replica's CLUSTER REPLICATE reaches the other nodes by gossip: healthy can come first.
     await waitFor('every master to list its replicas', async () => (await masters()).every((m) => m.replicas.length >= replicas), timeoutMs, 100);

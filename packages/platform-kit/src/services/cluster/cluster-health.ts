@@ -4,20 +4,21 @@ import { clusterInfo, liveMasters, mastersOf, nodesOf, onNode, type LiveNodes } 
 
 /** cluster_state:ok and every slot served on every live node, all agreeing on live masters, every replica linked. */
 async function healthy(nodes: LiveNodes): Promise<boolean> {
-  for (const port of nodes.livePorts()) {
-    const info = await clusterInfo(port);
-    if (info.cluster_state !== 'ok' || Number(info.cluster_slots_ok) !== CLUSTER_SLOTS) return false;
-    // Every node agrees on who the masters are (no stale view of a failed-over master).
-    const view = mastersOf(await nodesOf(port));
-    if (view.some((m) => !nodes.isAlive(m.port))) return false;
-    if (view.reduce((a, m) => a + m.slotCount, 0) !== CLUSTER_SLOTS) return false;
-  }
-  // Every live replica has its master link up (a promotion needs an in-sync replica).
-  for (const port of nodes.livePorts()) {
-    const replication = await onNode(port, (r) => r.info('replication'));
-    if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
-  }
-  return true;
+  // The nodes are asked side by side: one poll costs one round trip, not one per node.
+  const verdicts = await Promise.all(nodes.livePorts().map((port) => nodeHealthy(nodes, port)));
+  return verdicts.every(Boolean);
+}
+
+async function nodeHealthy(nodes: LiveNodes, port: number): Promise<boolean> {
+  const info = await clusterInfo(port);
+  if (info.cluster_state !== 'ok' || Number(info.cluster_slots_ok) !== CLUSTER_SLOTS) return false;
+  // Every node agrees on who the masters are (no stale view of a failed-over master).
+  const view = mastersOf(await nodesOf(port));
+  if (view.some((m) => !nodes.isAlive(m.port))) return false;
+  if (view.reduce((a, m) => a + m.slotCount, 0) !== CLUSTER_SLOTS) return false;
+  // A live replica has its master link up (a promotion needs an in-sync replica).
+  const replication = await onNode(port, (r) => r.info('replication'));
+  return !(replication.includes('role:slave') && !replication.includes('master_link_status:up'));
 }
 
 export async function waitClusterHealthy(nodes: LiveNodes, ms = nodes.timeoutMs): Promise<void> {
@@ -65,11 +66,8 @@ export async function failOverMaster(nodes: LiveNodes, index: number, kill: (por
       const now = await liveMasters(nodes);
       const taker = now.find((m) => candidates.includes(m.port) && m.slots[0]?.[0] === victim.slots[0]?.[0]);
       if (!taker) return undefined;
-      for (const port of nodes.livePorts()) {
-        const info = await clusterInfo(port);
-        if (info.cluster_state !== 'ok') return undefined;
-      }
-      return taker.port;
+      const states = await Promise.all(nodes.livePorts().map(async (port) => (await clusterInfo(port)).cluster_state));
+      return states.every((state) => state === 'ok') ? taker.port : undefined;
     },
     nodes.timeoutMs,
     100,
