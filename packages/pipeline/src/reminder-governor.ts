@@ -57,7 +57,6 @@ export class ReminderGovernor {
       lagMs: this.sampler?.sample() ?? 0,
       urgentInFlight: lanes.reduce((sum, lane) => sum + lane.urgent.inUse, 0),
       urgentQueued: lanes.reduce((sum, lane) => sum + lane.urgent.queued, 0),
-      reminderDemand: reminderDemand(lanes),
     });
     for (const lane of lanes) lane.reminder.setLimit(this.decision.slotsOf(lane.reminder.capacity));
     this.report();
@@ -73,15 +72,4 @@ export class ReminderGovernor {
   private report(): void {
     for (const lane of this.options.lanes) this.options.onLimit?.(lane.channel, lane.reminder.limit);
   }
-}
-
-/** Reminder steps running or waiting for a slot, over the reminder lanes' slots. */
-function reminderDemand(lanes: ReminderGovernorOptions['lanes']): number {
-  let demand = 0;
-  let capacity = 0;
-  for (const lane of lanes) {
-    demand += lane.reminder.inUse + lane.reminder.queued;
-    capacity += lane.reminder.capacity;
-  }
-  return capacity > 0 ? demand / capacity : 0;
 }

@@ -67,16 +67,4 @@ describe('ReminderYield', () => {
     expect(y.tick({ now: 200, ...calm })).toBeCloseTo(0.5 + YIELD_INCREASE);
     expect(y.tick({ now: 5_000, ...calm })).toBe(1);
   });
-
-  it('while governed, never runs ahead of twice the reminder demand: an idle lane keeps the least share and a backlog earns its slots window by window', () => {
-    const y = new ReminderYield(config);
-    y.urgentStarted(0);
-    expect(y.tick({ now: 100, ...calm, urgentInFlight: 1, reminderDemand: 0 })).toBe(0.1);
-    expect(y.tick({ now: 200, ...calm, urgentInFlight: 1, reminderDemand: 0.15 })).toBeCloseTo(0.1 + YIELD_INCREASE);
-    // A backlog arrives: demand far above the slots, the share grows one step a window, not at once.
-    expect(y.tick({ now: 300, ...calm, urgentInFlight: 1, reminderDemand: 60 })).toBeCloseTo(0.1 + 2 * YIELD_INCREASE);
-    expect(y.tick({ now: 400, ...late, urgentInFlight: 1, reminderDemand: 60 })).toBeCloseTo((0.1 + 2 * YIELD_INCREASE) / 2);
-    // No urgent work about for the hold: every slot, whatever the demand.
-    expect(y.tick({ now: 2_000, ...calm, reminderDemand: 0 })).toBe(1);
-  });
 });

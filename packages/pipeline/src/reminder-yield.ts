@@ -34,13 +34,6 @@ export interface YieldSignals {
   urgentInFlight: number;
   /** Urgent steps waiting for a slot of their own lane. */
   urgentQueued: number;
-  /**
-   * The reminder lanes' demand as a share of their slots: steps running or waiting for a slot,
-   * over the lanes' capacity. While governed, the share never runs ahead of twice the demand,
-   * so a backlog arriving beside urgent traffic starts from few slots and earns the rest
-   * window by window instead of landing on the loop at full concurrency.
-   */
-  reminderDemand?: number;
 }
 
 /**
@@ -70,13 +63,9 @@ export class ReminderYield {
     const { lagTargetMs, minPercent, holdMs } = this.config;
     if (signals.urgentInFlight > 0 || signals.urgentQueued > 0) this.urgentStarted(signals.now);
     const least = Math.min(1, Math.max(0, minPercent / 100));
-    if (lagTargetMs <= 0 || signals.now - this.lastUrgentAt > holdMs) {
-      this.current = 1;
-      return this.current;
-    }
-    if (signals.lagMs > lagTargetMs || signals.urgentQueued > 0) this.current = Math.max(least, this.current * YIELD_DECREASE);
+    if (lagTargetMs <= 0 || signals.now - this.lastUrgentAt > holdMs) this.current = 1;
+    else if (signals.lagMs > lagTargetMs || signals.urgentQueued > 0) this.current = Math.max(least, this.current * YIELD_DECREASE);
     else this.current = Math.min(1, this.current + YIELD_INCREASE);
-    if (signals.reminderDemand !== undefined) this.current = Math.max(least, Math.min(this.current, 2 * signals.reminderDemand));
     return this.current;
   }
 
