@@ -111,7 +111,7 @@ async function main(): Promise<void> {
         `scheduled ${ids.length} reminders over a ${windowSeconds} s window; Redis while waiting: ${Math.round(bytesPerScheduled)} B per scheduled notification (used_memory delta / count; full record in Redis)`,
         `release lateness (releasedAt - sendAt): p50 ${ms(figures.latenessP50)}, p99 ${ms(figures.latenessP99)}, max ${ms(figures.latenessMax)}; early (released or called before sendAt): ${figures.early}`,
         `delivered ${figures.delivered}/${ids.length} (${open} still open at the end); sendAt -> delivered p50 ${ms(figures.deliveryP50)}, p99 ${ms(figures.deliveryP99)}; lanes drained the burst at ${figures.drainRate?.toFixed(0) ?? 'n/a'}/s`,
-        `urgent offered during the release: ${urgent.offered} at ${urgentRate}/s (${urgent.accepted} accepted, ${urgent.skippedForBackpressure} skipped); first try ${((firstTry.firstTryShare ?? 0) * 100).toFixed(1)} %, p50 ${ms(firstTry.p50Ms ?? undefined)}, p99 ${ms(firstTry.p99Ms ?? undefined)} (sample ${firstTry.count})`,
+        `urgent offered during the release: ${urgent.offered} at ${urgentRate}/s (${urgent.accepted} accepted, ${urgent.duplicates} duplicates, ${urgent.rejected} refused, ${urgent.failed} failed, ${urgent.skippedForBackpressure} skipped); first try ${((firstTry.firstTryShare ?? 0) * 100).toFixed(1)} %, p50 ${ms(firstTry.p50Ms ?? undefined)}, p99 ${ms(firstTry.p99Ms ?? undefined)} (sample ${firstTry.count})`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     } finally {
