@@ -5,7 +5,7 @@ import { ManualTime } from './manual-time';
 import { deadlineMiddleware, requestDeadline } from './middleware';
 import { runStep } from './run-step';
 
-const N = 100_000;
+const N = 20_000;
 /** Each case runs ~1-2 s on a quiet 2-core machine; under a CPU hog one took > 30 s (it counts listeners, not time). */
 const TIMEOUT_MS = 120_000;
 const listeners = (signal: AbortSignal): number => getEventListeners(signal, 'abort').length;
