@@ -14,7 +14,7 @@ import { startHistoryPlatform, type HistoryPlatform } from './history-platform';
  * comes back after the lease; the other worker archives everything exactly once, and the
  * history shows the reconciled calls (worker-lost) with their complete attempt histories.
  */
-const COUNT = 1_200;
+const COUNT = 600;
 const TENANT = 'tenant-a';
 let running: HistoryPlatform;
 const workers: AppProcess[] = [];

@@ -10,7 +10,7 @@ import { useKillablePlatform } from '../harness/killable-platform';
  * here); each re-run finds its step open in the record, marks it unknown and reconciles on the
  * same channel with the same idempotency key. Nothing may be lost or delivered twice.
  */
-const COUNT = 1_200;
+const COUNT = 600;
 const { platform: running, workers } = useKillablePlatform();
 
 const ledger = () => readLedger(running().sims.controlUrl);
