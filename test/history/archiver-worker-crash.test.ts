@@ -28,7 +28,8 @@ afterAll(async () => {
 });
 
 function startWorker(): AppProcess {
-  const worker = spawnKillableWorker(running.platform.env);
+  // A batch the victim had claimed is archived by the next worker after the lease, not after the default 30 s.
+  const worker = spawnKillableWorker({ ...running.platform.env, ARCHIVER_LEASE_MS: '5000' });
   workers.push(worker);
   return worker;
 }

@@ -35,6 +35,7 @@ import {
 import { toWebhookConfig, webhookEnvShape } from '@notify/webhooks';
 
 const ms = (fallback: number, max = 86_400_000) => z.coerce.number().int().min(0).max(max).default(fallback);
+const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 const url = (port: number) =>
   z
     .string()
@@ -141,23 +142,18 @@ export const workerOwnEnvShape = {
   ARCHIVER_ENABLED: booleanEnv(true).describe(
     'With `HISTORY_ENABLED`: this worker runs an archiver, moving terminal notifications from Redis to PostgreSQL and leaving a compact idempotency entry (`true`/`false`/`1`/`0`). Several workers share the archive queue (claims with a lease).',
   ),
-  ARCHIVER_BATCH_SIZE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(5_000)
-    .default(DEFAULT_ARCHIVER_CONFIG.batchSize)
-    .describe('Notifications per archive batch: one pipelined read, one PostgreSQL transaction, one compact script call (1–5000).'),
+  ARCHIVER_BATCH_SIZE: int(DEFAULT_ARCHIVER_CONFIG.batchSize, 1, 5_000).describe(
+    'Notifications per archive batch: one pipelined read, one PostgreSQL transaction, one compact script call (1–5000).',
+  ),
   ARCHIVER_INTERVAL_MS: ms(DEFAULT_ARCHIVER_CONFIG.intervalMs, 600_000).describe(
     'Pause between archive passes once the queue is drained; while PostgreSQL fails the pause doubles, up to 30 intervals and at most 30 s (`notify_history_archive_failures_total`, `notify_history_backlog`).',
   ),
-  ARCHIVER_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(16)
-    .default(DEFAULT_ARCHIVER_CONFIG.concurrency)
-    .describe("Archive batches in flight at once per archiver: the next batch's Redis claim overlaps the previous batch's PostgreSQL COPY."),
+  ARCHIVER_CONCURRENCY: int(DEFAULT_ARCHIVER_CONFIG.concurrency, 1, 16).describe(
+    "Archive batches in flight at once per archiver: the next batch's Redis claim overlaps the previous batch's PostgreSQL COPY.",
+  ),
+  ARCHIVER_LEASE_MS: int(DEFAULT_ARCHIVER_CONFIG.leaseMs, 1_000, 3_600_000).describe(
+    "How long a claimed archive batch is its archiver's: a batch claimed by a worker that died is archived by another after this (ms). Longer than a batch's write to PostgreSQL takes.",
+  ),
 };
 
 /** Every variable the worker reads, exported for the configuration docs. */
@@ -234,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
         batchSize: c.ARCHIVER_BATCH_SIZE,
         intervalMs: c.ARCHIVER_INTERVAL_MS,
         concurrency: c.ARCHIVER_CONCURRENCY,
+        leaseMs: c.ARCHIVER_LEASE_MS,
         idempotencyWindowSeconds: c.IDEMPOTENCY_WINDOW_SECONDS,
         // While PostgreSQL fails the pause doubles up to 30 intervals (30 s by default).
         maxBackoffMs: Math.min(DEFAULT_ARCHIVER_CONFIG.maxBackoffMs, 30 * Math.max(100, c.ARCHIVER_INTERVAL_MS)),
