@@ -27,8 +27,9 @@ const BREAKER: BreakerConfig = {
   redisTimeoutMs: 500,
 };
 const RATE = 40;
-const KILL_AT_MS = 2_000;
-const RESTORE_AT_MS = 6_000;
+const KILL_AT_MS = 1_500;
+const RESTORE_AT_MS = 4_500;
+const TRAFFIC_MS = 7_000;
 
 let platform: TestPlatform;
 let control: ControlClient;
@@ -48,7 +49,7 @@ afterAll(async () => {
 const pushState = async (i: number) => (await platform.gates[i]!.gate.states()).push;
 
 it('push killed mid-run: breaker opens everywhere, calls to push stop, delivery >= 0.99, SMS/e-mail unaffected, closes after restore', async () => {
-  const items = makeTraffic({ count: RATE * 9, seed: 11, urgentShare: 0.5, tag: 'pushdown' });
+  const items = makeTraffic({ count: (RATE * TRAFFIC_MS) / 1_000, seed: 11, urgentShare: 0.5, tag: 'pushdown' });
   const openedAt: (number | undefined)[] = platform.gates.map(() => undefined);
   let downAt = Number.POSITIVE_INFINITY;
   let upAt = Number.POSITIVE_INFINITY;

@@ -145,8 +145,9 @@ async function npmStart(path: string, env: Record<string, string> = {}): Promise
   return { code, stdout: supervisor.stdout(), stderr: supervisor.stderr() };
 }
 
+// Each case runs its own bare machine, supervisor and ports: the cases of a block run side by side.
 describe("npm start's check", () => {
-  it('without apt-get: exits 1 with one line naming the package and the command, starting nothing', async () => {
+  it.concurrent('without apt-get: exits 1 with one line naming the package and the command, starting nothing', async () => {
     const result = await npmStart(machine('none').path);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
@@ -155,7 +156,7 @@ describe("npm start's check", () => {
     expect(result.stdout).not.toMatch(/starting redis-server/);
   });
 
-  it('with apt-get: says it installs redis-server and calls apt for it (stubbed: nothing is installed, so it stops)', async () => {
+  it.concurrent('with apt-get: says it installs redis-server and calls apt for it (stubbed: nothing is installed, so it stops)', async () => {
     const bare = machine('installs-nothing');
     const result = await npmStart(bare.path);
     expect(result.stdout).toMatch(/^\[start\] redis-server not found: installing redis-server with apt/m);
@@ -166,7 +167,7 @@ describe("npm start's check", () => {
 });
 
 describe('npm start with REDIS_CLUSTER_NODES', () => {
-  it('with no cluster there: exits 1 with one line naming the nodes, starting and installing no redis-server', async () => {
+  it.concurrent('with no cluster there: exits 1 with one line naming the nodes, starting and installing no redis-server', async () => {
     const bare = machine('installs');
     const nodes = `127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}`;
     const result = await npmStart(bare.path, { REDIS_CLUSTER_NODES: nodes, PARTITIONS: '16', HISTORY_ENABLED: 'false' });
@@ -181,51 +182,55 @@ describe('npm start with REDIS_CLUSTER_NODES', () => {
     expect(result.stdout).not.toMatch(/redis-server/);
   });
 
-  it('on a running cluster: starts no redis-server (none is on PATH) and the api is ready on the cluster', async () => {
-    const cluster = await startTestCluster({ replicasPerMaster: 0, persistence: 'none' });
-    const bare = machine('none');
-    const names = ['API_PORT', 'API_METRICS_PORT', 'WORKER_METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT'];
-    // The apps bind the ports they are given a moment after these were found free: when the api
-    // (the one npm start gives up on) could not bind one, npm start runs again on fresh ports.
-    const startOnFreePorts = async (): Promise<Supervisor> => {
-      const ports = Object.fromEntries((await freePorts(names.length)).map((port, i) => [names[i]!, String(port)]));
-      const supervisor = await spawnSupervisor(
-        bare.path,
-        { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...LIGHT_WARMUP_ENV, ...ports },
-        120_000,
-      );
-      try {
-        await waitFor(
-          'the api started by npm start to be ready',
-          async () => {
-            if (/^\[start\] .*(exited|stopping)/m.test(supervisor.stdout()))
-              throw new Error(`npm start gave up:\n${supervisor.stdout()}\n${supervisor.stderr()}`);
-            const res = await fetch(`http://127.0.0.1:${ports.API_PORT}/readyz`).catch(() => undefined);
-            return res?.status === 200;
-          },
-          90_000,
-          250,
+  it.concurrent(
+    'on a running cluster: starts no redis-server (none is on PATH) and the api is ready on the cluster',
+    async () => {
+      const cluster = await startTestCluster({ replicasPerMaster: 0, persistence: 'none' });
+      const bare = machine('none');
+      const names = ['API_PORT', 'API_METRICS_PORT', 'WORKER_METRICS_PORT', 'SIM_CONTROL_PORT', 'SIM_PUSH_PORT', 'SIM_SMS_PORT', 'SIM_EMAIL_PORT'];
+      // The apps bind the ports they are given a moment after these were found free: when the api
+      // (the one npm start gives up on) could not bind one, npm start runs again on fresh ports.
+      const startOnFreePorts = async (): Promise<Supervisor> => {
+        const ports = Object.fromEntries((await freePorts(names.length)).map((port, i) => [names[i]!, String(port)]));
+        const supervisor = await spawnSupervisor(
+          bare.path,
+          { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: '16', HISTORY_ENABLED: 'false', ...LIGHT_WARMUP_ENV, ...ports },
+          120_000,
         );
-        return supervisor;
-      } catch (error) {
-        supervisor.stop();
-        await supervisor.exited;
-        if (ADDRESS_IN_USE.test(supervisor.stdout() + supervisor.stderr()))
-          throw new PortTakenError(`npm start could not bind one of ${Object.values(ports).join(', ')}`);
-        throw error;
-      }
-    };
-    try {
-      const supervisor = await retryOnPortTaken('npm start', startOnFreePorts);
+        try {
+          await waitFor(
+            'the api started by npm start to be ready',
+            async () => {
+              if (/^\[start\] .*(exited|stopping)/m.test(supervisor.stdout()))
+                throw new Error(`npm start gave up:\n${supervisor.stdout()}\n${supervisor.stderr()}`);
+              const res = await fetch(`http://127.0.0.1:${ports.API_PORT}/readyz`).catch(() => undefined);
+              return res?.status === 200;
+            },
+            90_000,
+            250,
+          );
+          return supervisor;
+        } catch (error) {
+          supervisor.stop();
+          await supervisor.exited;
+          if (ADDRESS_IN_USE.test(supervisor.stdout() + supervisor.stderr()))
+            throw new PortTakenError(`npm start could not bind one of ${Object.values(ports).join(', ')}`);
+          throw error;
+        }
+      };
       try {
-        expect(supervisor.stdout()).toMatch(/^\[start\] Redis Cluster answers at 127\.0\.0\.1:\d+.* \(cluster_state:ok; no redis-server started\)$/m);
-        expect(supervisor.stdout()).not.toMatch(/starting redis-server|redis-server not found/);
+        const supervisor = await retryOnPortTaken('npm start', startOnFreePorts);
+        try {
+          expect(supervisor.stdout()).toMatch(/^\[start\] Redis Cluster answers at 127\.0\.0\.1:\d+.* \(cluster_state:ok; no redis-server started\)$/m);
+          expect(supervisor.stdout()).not.toMatch(/starting redis-server|redis-server not found/);
+        } finally {
+          supervisor.stop();
+          expect(await supervisor.exited).toBe(0);
+        }
       } finally {
-        supervisor.stop();
-        expect(await supervisor.exited).toBe(0);
+        await cluster.stop();
       }
-    } finally {
-      await cluster.stop();
-    }
-  }, 150_000);
+    },
+    150_000,
+  );
 });
