@@ -142,6 +142,9 @@ export class ChannelWorkers {
                   lockDuration: locks.lockDurationMs,
                   stalledInterval: locks.stalledIntervalMs,
                   maxStalledCount: locks.maxStalledCount,
+                  // A fetch or completion cut by a lost connection (a master failover) is retried after 1 s, not BullMQ's 15 s that leave the lane idle:
+                  // the worker connection queues commands while Redis is away, so a shorter retry is no busy loop.
+                  runRetryDelay: 1_000,
                   ...(rate > 0 ? { limiter: { max: rate, duration: 1_000 } } : {}),
                   autorun: false,
                 },
