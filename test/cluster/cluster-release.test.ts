@@ -25,13 +25,15 @@ let redis: RedisClient;
 let started = 0;
 let releasing: AppProcess[] = [];
 // Short locks and a sweeper on a longer fuse than one Redis's: 16 partitions a worker, and a
-// step job lost with a master is still re-created within the test (production: 30 s / 60 s).
+// step job lost with a master is still re-created within the test (production: 30 s / 60 s);
+// a lane worker that stopped fetching after the failover is replaced after 3 s (production: 30 s).
 const workers = releasingWorkers(() => ({
   ...platform.env,
   WORKER_PARTITION_INDEX: String(started++ % 2),
   WORKER_PARTITION_COUNT: '2',
   INTAKE_SWEEP_INTERVAL_MS: '1000',
   INTAKE_SWEEP_MIN_AGE_MS: '3000',
+  LANE_WATCHDOG_IDLE_MS: '3000',
 }));
 
 beforeAll(async () => {

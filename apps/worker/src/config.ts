@@ -10,6 +10,8 @@ import {
   quietHoursEnvShape,
   lanesEnv,
   reminderYieldEnvShape,
+  laneWatchdogEnvShape,
+  toLaneWatchdogConfig,
   toReminderYieldConfig,
   stepBatchEnv,
   toBreakerConfig,
@@ -92,15 +94,11 @@ export const workerOwnEnvShape = {
     .describe(
       'Which partitions this process consumes: `all` or a list of numbers and ranges (`0-7`, `0-3,8`). Or `WORKER_PARTITION_INDEX`/`WORKER_PARTITION_COUNT`.',
     ),
-  WORKER_PARTITION_INDEX: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('With `WORKER_PARTITION_COUNT`: this process is number INDEX (0-based) of COUNT and takes its share of the partitions.'),
+  WORKER_PARTITION_INDEX: z.coerce.number().int().min(0).optional().describe('With `WORKER_PARTITION_COUNT`: this process is number INDEX (0-based) of COUNT.'),
   WORKER_PARTITION_COUNT: z.coerce.number().int().min(1).optional().describe('See `WORKER_PARTITION_INDEX`.'),
   LANES: lanesEnv,
   ...reminderYieldEnvShape,
+  ...laneWatchdogEnvShape,
   ...fairShareEnvShape,
   UNKNOWN_OUTCOME_PUSH: providersEnvShape.UNKNOWN_OUTCOME_PUSH,
   UNKNOWN_OUTCOME_SMS: providersEnvShape.UNKNOWN_OUTCOME_SMS,
@@ -210,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     }),
     bulkheads,
     reminderYield: toReminderYieldConfig(c),
+    laneWatchdog: toLaneWatchdogConfig(c),
     laneFairShare: c.LANE_FAIR_SHARE,
     cascade,
     locks,

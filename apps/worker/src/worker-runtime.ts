@@ -140,6 +140,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     partitionCount: config.partitions,
     bulkheads: config.bulkheads,
     reminderYield: config.reminderYield,
+    watchdog: config.laneWatchdog,
     locks: config.locks,
     processor,
     scripts,

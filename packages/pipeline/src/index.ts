@@ -29,6 +29,7 @@ export * from './step-batcher';
 export * from './lane-semaphore';
 export * from './lane-job-runner';
 export * from './reminder-yield';
+export { DEFAULT_LANE_WATCHDOG, laneWatchdogEnvShape, toLaneWatchdogConfig, type LaneWatchdogConfig } from './lane-watchdog';
 export * from './reminder-governor';
 export * from './write-coalescer';
 export * from './consent/consent-settings';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Why a lane watchdog: after a Redis Cluster master is SIGKILLed and failed over, some BullMQ
  * lane workers on that master's partitions stop fetching for good (their fetch loop never
@@ -30,4 +32,21 @@ export const DEFAULT_LANE_WATCHDOG: LaneWatchdogConfig = { idleMs: 30_000, inter
 /** True when the lane's worker should be replaced: work is runnable, a slot is free, and nothing started for `idleMs`. */
 export function laneIsStuck(lane: LaneObservation, config: Pick<LaneWatchdogConfig, 'idleMs'>): boolean {
   return lane.runnable > 0 && lane.inFlight < lane.concurrency && lane.now - lane.lastStartAt >= config.idleMs;
+}
+
+/** The worker's LANE_WATCHDOG_IDLE_MS (docs/cluster.md, "Failover"). */
+export const laneWatchdogEnvShape = {
+  LANE_WATCHDOG_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(2_000)
+    .max(3_600_000)
+    .default(DEFAULT_LANE_WATCHDOG.idleMs)
+    .describe(
+      'A lane with runnable work and free slots that has started nothing for this long gets a fresh BullMQ worker (after a Redis Cluster failover some lane workers stop fetching); ms, at least 2000.',
+    ),
+};
+
+export function toLaneWatchdogConfig(c: { LANE_WATCHDOG_IDLE_MS: number }): LaneWatchdogConfig {
+  return { ...DEFAULT_LANE_WATCHDOG, idleMs: c.LANE_WATCHDOG_IDLE_MS };
 }
