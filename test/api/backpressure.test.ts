@@ -6,10 +6,10 @@ import { startTestWorker, TEST_API_KEY } from '../harness/platform';
 import { notificationFor } from '../fixtures/notifications';
 
 /**
- * Intake pushes back when the lanes fall behind, reminders first, urgent last, and takes work
- * again once they catch up. No worker runs at first, so what is accepted waits; how long it has
- * waited is what the pending-intake set's scores say, so the test ages the real backlog by
- * moving those scores back instead of waiting the bound out on the clock.
+ * Intake pushes back when the lanes fall behind, reminders first, urgent last (and urgent only
+ * for an urgent backlog), and takes work again once they catch up. No worker runs at first, so
+ * what is accepted waits; how long it has waited is what the pending sets' scores say, so the
+ * test ages the real backlog by moving those scores back instead of waiting the bound out.
  */
 const WAIT_MS = 10_000;
 const COUNT = 3;
@@ -29,8 +29,7 @@ it('refuses reminders, then urgent, while the lanes are behind; a batch says whi
   expect(await gauge('notify_intake_backpressure', 'reminder')).toBe(0);
 
   // Behind by more than the reminders' bound, not the urgent one's.
-  const ids = await ageBacklog(WAIT_MS * 2);
-  expect(ids).toHaveLength(COUNT + 2);
+  await ageBacklog(WAIT_MS * 2);
   await waitFor('notify_intake_backpressure{class="reminder"} 1', async () => (await gauge('notify_intake_backpressure', 'reminder')) === 1);
   expect(await gauge('notify_intake_overdue_notifications', 'reminder')).toBe(COUNT + 2);
   const refused = await post(notificationFor(0, 'push', { prefix: 'bp-refused', priority: 'reminder' }));
@@ -52,20 +51,32 @@ it('refuses reminders, then urgent, while the lanes are behind; a batch says whi
   expect(batch.body.results[1]).toMatchObject({ index: 1, httpStatus: 202 });
   expect(Number(batch.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
-  // Past the urgent bound too: urgent is refused last.
+  // Far past the urgent bound, but the urgent lanes' own backlog (2 waiting) is under the count: a reminder backlog never refuses urgent work.
   await ageBacklog(WAIT_MS * 4);
+  await waitFor('notify_intake_overdue_notifications{class="urgent"} 2', async () => (await gauge('notify_intake_overdue_notifications', 'urgent')) === 2);
+  expect(await gauge('notify_intake_overdue_notifications', 'reminder')).toBe(COUNT + 2 + 2);
+  expect(await gauge('notify_intake_backpressure', 'urgent')).toBe(0);
+  expect((await post(notificationFor(1, 'push', { prefix: 'bp-urgent', priority: 'urgent' }))).status).toBe(202);
+  expect((await post(notificationFor(2, 'push', { prefix: 'bp-urgent', priority: 'urgent' }))).status).toBe(202);
+
+  // The urgent lanes themselves far behind (4 waiting): urgent is refused last.
+  const ids = await ageBacklog(WAIT_MS * 4);
+  expect(ids).toHaveLength(COUNT + 2 + 4);
   await waitFor('notify_intake_backpressure{class="urgent"} 1', async () => (await gauge('notify_intake_backpressure', 'urgent')) === 1);
-  const urgent = await post(notificationFor(1, 'push', { prefix: 'bp-urgent', priority: 'urgent' }));
+  const urgent = await post(notificationFor(3, 'push', { prefix: 'bp-urgent', priority: 'urgent' }));
   expect(urgent.status).toBe(503);
   expect(urgent.body.error.code).toBe('BACKLOG_FULL');
 
-  // A worker drains the backlog: nothing accepted was lost, and intake takes reminders again.
+  // A worker drains the backlog: nothing accepted was lost, every urgent first step left the urgent backlog, and intake takes both classes again.
   const worker = await startTestWorker(platform());
   try {
     const ended = await waitAllTerminal(platform().redis.url, ids, 60_000);
     expect(ended.every((r) => r.status === 'delivered')).toBe(true);
+    expect(await backlogged.urgentWaiting()).toBe(0);
     await waitFor('notify_intake_backpressure{class="reminder"} 0', async () => (await gauge('notify_intake_backpressure', 'reminder')) === 0);
+    await waitFor('notify_intake_backpressure{class="urgent"} 0', async () => (await gauge('notify_intake_backpressure', 'urgent')) === 0);
     expect((await post(notificationFor(1, 'push', { prefix: 'bp-refused', priority: 'reminder' }))).status).toBe(202);
+    expect((await post(notificationFor(3, 'push', { prefix: 'bp-urgent', priority: 'urgent' }))).status).toBe(202);
   } finally {
     await worker.close();
   }

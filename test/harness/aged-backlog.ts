@@ -1,12 +1,13 @@
 import { Redis } from 'ioredis';
-import { pendingIntakeKey } from '@notify/core';
+import { pendingIntakeKey, pendingUrgentKey } from '@notify/core';
 import { sumSamples } from '@notify/platform-kit';
 import { startTestPlatform, type TestPlatform } from './platform';
 
 /**
  * A test file's platform for intake push-back: no worker, so what is accepted waits, and the
  * backpressure bound and count given. How long the backlog has waited is what the pending-intake
- * set's scores say, so `age` moves them back instead of waiting the bound out on the clock.
+ * and pending-urgent sets' scores say, so `age` moves them back instead of waiting the bound out
+ * on the clock.
  */
 export function useBackloggedPlatform(bound: { waitMs: number; count: number }) {
   let platform: TestPlatform | undefined;
@@ -28,8 +29,15 @@ export function useBackloggedPlatform(bound: { waitMs: number; count: number }) 
     /** Moves every waiting notification's acceptance `ageMs` into the past, as if the lanes had not drained it since; returns their ids. */
     async age(ageMs: number): Promise<string[]> {
       const ids = await (redis as Redis).zrange(pendingIntakeKey(0), '0', '-1');
-      await (redis as Redis).zadd(pendingIntakeKey(0), 'XX', ...ids.flatMap((id) => [String(Date.now() - ageMs), id]));
+      const scores = ids.flatMap((id) => [String(Date.now() - ageMs), id]);
+      await (redis as Redis).zadd(pendingIntakeKey(0), 'XX', ...scores);
+      // Only the urgent ones are in the urgent set: XX ages them and adds no reminder.
+      if (ids.length > 0) await (redis as Redis).zadd(pendingUrgentKey(0), 'XX', ...scores);
       return ids;
+    },
+    /** How many urgent notifications wait for a worker to take up their first step. */
+    urgentWaiting(): Promise<number> {
+      return (redis as Redis).zcard(pendingUrgentKey(0));
     },
     /** A metric of the api's `/metrics`, its samples matching `labels` summed. */
     async metric(name: string, labels: Record<string, string>): Promise<number> {

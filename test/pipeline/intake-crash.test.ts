@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { createPipelineMetrics } from '@notify/metrics';
 import { ChannelQueues, IntakeService, IntakeSweeper, OPEN_GATE, RecipientStore, loadScripts, type StepJobData } from '@notify/pipeline';
 import { createRedis, waitUntilReady } from '@notify/runtime';
-import { notificationId, notificationKey, pendingIntakeKey, type Priority } from '@notify/core';
+import { notificationId, notificationKey, pendingIntakeKey, pendingUrgentKey, type Priority } from '@notify/core';
 import pino from 'pino';
 import type { Redis } from 'ioredis';
 import { startTestPlatform, type TestPlatform } from '../harness/platform';
@@ -62,6 +62,8 @@ it('a retry after a crash between the record and the job delivers exactly once',
   expect(retry).toMatchObject({ kind: 'duplicate', status: 'accepted' });
   const [view] = await waitAllTerminal(platform.redis.url, [retry.id], 20_000);
   expect(view?.status).toBe('delivered');
+  // The urgent lane's worker took it up: it no longer counts as urgent backlog.
+  expect(await redis.zscore(pendingUrgentKey(), retry.id)).toBeNull();
   const entry = (await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${retry.id}`)).json()) as { deliveries: unknown[] };
   expect(entry.deliveries).toHaveLength(1);
   await dying.close();
@@ -86,4 +88,26 @@ it('without a retry, the intake sweeper completes it: delivered exactly once', a
   expect(await redis.zscore(pendingIntakeKey(), id)).toBeNull();
   const entry = (await (await fetch(`${platform.sims.controlUrl}/ledger/keys/notify-${id}`)).json()) as { deliveries: unknown[] };
   expect(entry.deliveries).toHaveLength(1);
+});
+
+it('the intake sweeper drops urgent-backlog entries a lost removal left behind, and keeps those still waiting for a lane', async () => {
+  const body = notificationFor(3, 'push', { prefix: 'crash-intake-urgent', priority: 'urgent' });
+  const done = await intakeWith(queues).accept('tenant-a', body);
+  const [view] = await waitAllTerminal(platform.redis.url, [done.id], 20_000);
+  expect(view?.status).toBe('delivered');
+  // A removal lost with a failed-over master: the delivered notification is back in the urgent backlog.
+  await redis.zadd(pendingUrgentKey(), Date.now() - 60_000, done.id);
+  // A record still accepted at step 1 whose job waits in a lane (no worker took it up yet).
+  const waiting = notificationKey('crash-intake-urgent-waiting');
+  await redis.hset(waiting, 'status', 'accepted', 'step', '1');
+  await redis.zadd(pendingUrgentKey(), Date.now() - 60_000, 'crash-intake-urgent-waiting');
+  try {
+    const sweeper = new IntakeSweeper({ redis, queues, logger: pino({ level: 'silent' }), config: { intervalMs: 0, minAgeMs: 30_000, batch: 100 } });
+    await sweeper.sweep();
+    expect(await redis.zscore(pendingUrgentKey(), done.id)).toBeNull();
+    expect(await redis.zscore(pendingUrgentKey(), 'crash-intake-urgent-waiting')).not.toBeNull();
+  } finally {
+    await redis.del(waiting);
+    await redis.zrem(pendingUrgentKey(), 'crash-intake-urgent-waiting');
+  }
 });

@@ -53,6 +53,7 @@ it('an urgent step runs ahead of the reminders waiting in the worker, and the re
         return delivered;
       },
       splitBatch: () => Promise.resolve(),
+      takenUp: () => undefined,
     },
     scripts: {} as Scripts,
     metrics: createPipelineMetrics(new Registry()),

@@ -10,7 +10,7 @@ export const backpressureEnvShape = {
     .max(3_600_000)
     .default(DEFAULT_BACKPRESSURE.waitMs)
     .describe(
-      'How far behind the lanes may fall: new reminders are answered 503 `BACKLOG_FULL` (with `Retry-After`) while more than `INTAKE_BACKPRESSURE_COUNT` accepted notifications have waited longer than this for their first step; urgent ones only past three times this. `0` = never refused.',
+      'How far behind the lanes may fall: new reminders are answered 503 `BACKLOG_FULL` (with `Retry-After`) while more than `INTAKE_BACKPRESSURE_COUNT` notifications of either class have made no progress for longer than this; urgent ones only while more than that many urgent notifications have waited three times this for a worker to take up their first step. `0` = never refused.',
     ),
   INTAKE_BACKPRESSURE_COUNT: z.coerce
     .number()

@@ -103,13 +103,24 @@ export function processIndexKey(): string {
 }
 
 /**
- * Notifications of one partition accepted but not yet started (score: acceptance time, ms).
- * Written by the intake script, cleared when step 1 begins; the intake sweeper re-adds the
- * first job of any entry older than a minute, so a record whose job was never added (the api
- * died in between) is still delivered.
+ * Every notification of one partition accepted and not yet terminal (score: when it last made
+ * progress, ms): written by the intake script and the releaser, refreshed when a step begins,
+ * left when the record ends. The intake sweeper re-adds the current step job of any entry idle
+ * too long, so a record whose job was never added (the api died in between) or vanished with a
+ * failed-over master is still delivered; intake's push-back counts its old entries.
  */
 export function pendingIntakeKey(partition = 0): string {
   return `${partitionTag(partition)}:pending-intake`;
+}
+
+/**
+ * The urgent notifications of one partition accepted (or released) whose first step no lane
+ * worker has taken up yet (score: acceptance or release time, ms): what urgent push-back counts,
+ * so a reminder backlog, however old, never refuses urgent work. Left when an urgent lane's
+ * worker takes up the first step, or the record ends before that.
+ */
+export function pendingUrgentKey(partition = 0): string {
+  return `${partitionTag(partition)}:pending-urgent`;
 }
 
 /** The hash tag of the admin console's sessions. */
@@ -158,7 +169,7 @@ export function idempotencyMetaKey(partition = 0): string {
 /**
  * Scheduled notifications of one partition not yet due (score: sendAt, ms). Written by the
  * intake script instead of the pending-intake entry; the partition's releaser moves each due
- * one to its lane (release-due-2), so the due index costs one sorted-set entry per notification.
+ * one to its lane (release-due-3), so the due index costs one sorted-set entry per notification.
  * A cancel removes its entry in the same script that makes the record `canceled`.
  */
 export function dueIndexKey(partition = 0): string {

@@ -1,5 +1,5 @@
 import { notificationId, recipientHash } from './identity';
-import { archiveQueueKey, notificationKey, partitionTag, pendingIntakeKey, queuePrefix, recipientKey, suppressionKey } from './names';
+import { archiveQueueKey, notificationKey, partitionTag, pendingIntakeKey, pendingUrgentKey, queuePrefix, recipientKey, suppressionKey } from './names';
 import {
   CLUSTER_SLOTS,
   assignedPartitions,
@@ -55,6 +55,7 @@ describe('partitions', () => {
           recipientKey(rh, p),
           suppressionKey(rh, 'sms', p),
           pendingIntakeKey(p),
+          pendingUrgentKey(p),
           archiveQueueKey(p),
           `${queuePrefix(p)}:push-urgent:wait`,
         ].map(keySlot),

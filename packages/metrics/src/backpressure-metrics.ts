@@ -2,14 +2,14 @@ import type { Registry } from 'prom-client';
 import { gauge } from './metric-factories';
 
 /**
- * What the api's backlog reading last saw (docs/backpressure.md): notifications waiting for
- * their first step past each class's bound, and whether that class is being refused.
+ * What the api's backlog reading last saw (docs/backpressure.md): notifications past each
+ * class's bound, and whether that class is being refused.
  */
 export function createBackpressureMetrics(registry: Registry) {
   const overdue = gauge(
     registry,
     'notify_intake_overdue_notifications',
-    "Accepted notifications waiting for their first step longer than the class's backpressure wait (urgent: three times the reminders'), from the api's last reading.",
+    'Backlog past the class bound at the api last reading: reminder, notifications of either class without progress for the backpressure wait; urgent, urgent notifications waiting three times as long for a worker to take up their first step.',
     ['class'],
   );
   const refusing = gauge(registry, 'notify_intake_backpressure', '1 while intake refuses new notifications of the class (503 BACKLOG_FULL), else 0.', [

@@ -33,7 +33,7 @@ export interface CancelServiceDeps {
 }
 
 /**
- * DELETE /v1/notifications/:id and ?eventId=: the decision is cancel-notification-4's, taken
+ * DELETE /v1/notifications/:id and ?eventId=: the decision is cancel-notification-5's, taken
  * atomically with any attempt a worker would open. A notification parked in PostgreSQL is
  * canceled by restore-parked-2 taking its stub (so the promoter never brings it back) and
  * recreating it `canceled` for the archiver. A notification no longer in Redis is looked up in

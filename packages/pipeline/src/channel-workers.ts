@@ -28,8 +28,8 @@ export interface ChannelWorkersOptions {
   partitionCount?: number;
   bulkheads: BulkheadConfig;
   locks: WorkerLockConfig;
-  /** Runs steps; on a rate-limited lane (BullMQ's limiter counts jobs) it splits a batch into single step jobs instead. */
-  processor: Pick<StepProcessor, 'process' | 'splitBatch'>;
+  /** Runs steps; on a rate-limited lane (BullMQ's limiter counts jobs) it splits a batch into single step jobs instead; told what an urgent lane takes up. */
+  processor: Pick<StepProcessor, 'process' | 'splitBatch' | 'takenUp'>;
   scripts: Scripts;
   metrics: PipelineMetrics;
   logger: Logger;
@@ -112,6 +112,7 @@ export class ChannelWorkers {
             leaseMs: Math.floor(locks.lockDurationMs / 2),
             ...(rate > 0 ? { split: (steps: StepJobData[]) => options.processor.splitBatch(steps) } : {}),
             ...(fair ? { started: (data: LaneJobData) => fair.started({ qualifiedName: `${prefix}:${name}` }, data.start) } : {}),
+            ...(priority === 'urgent' ? { takenUp: (steps: StepJobData[]) => options.processor.takenUp(steps) } : {}),
           };
           const lane: Lane = {
             name,
@@ -217,10 +218,7 @@ export class ChannelWorkers {
     return (counts.waiting ?? 0) + (counts.prioritized ?? 0) + due;
   }
 
-  /**
-   * A fresh Worker for the lane; the old one is closed without waiting for it (its fetch loop
-   * may never return). Its jobs in flight finish or, their locks lapsing, are run again.
-   */
+  /** A fresh Worker for the lane; the old one closed without waiting (its fetch loop may never return): its jobs finish or, their locks lapsing, run again. */
   private replace(lane: Lane, runnable: number): void {
     const old = lane.worker;
     lane.replaced += 1;

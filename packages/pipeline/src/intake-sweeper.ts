@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isTerminal, notificationKey, pendingIntakeKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
+import { isTerminal, notificationKey, pendingIntakeKey, pendingUrgentKey, type Channel, type NotificationStatus, type Priority } from '@notify/core';
 import type { RedisClient } from '@notify/runtime';
 import type { ChannelQueues } from './channel-queues';
 import type { StepJobData } from './job-data';
@@ -51,11 +51,14 @@ export class IntakeSweeper {
     // Batch after batch until none is full (bounded: a pass never runs away), so finished entries never pile up.
     this.loop = new PeriodicPass({
       intervalMs: deps.config.intervalMs,
-      pass: () =>
-        batchesUntilShort(MAX_BATCHES_PER_PASS, deps.config.batch, async () => {
+      pass: async () => {
+        const reAdded = await batchesUntilShort(MAX_BATCHES_PER_PASS, deps.config.batch, async () => {
           const { handled, reAdded } = await this.batch();
           return { read: handled, done: reAdded };
-        }),
+        });
+        await this.urgentBatch();
+        return reAdded;
+      },
       logger: deps.logger,
       failure: 'intake sweep failed; will try again',
     });
@@ -116,10 +119,33 @@ export class IntakeSweeper {
       if (status === 'accepted') enqueued += 1;
       else resumed += 1;
     }
-    // Terminal: out of the set. Still open: checked again after another `minAgeMs` without progress.
-    if (done.length > 0) await redis.zrem(pending, ...done);
+    // Terminal: out of the set (and the urgent one, had it ended before a worker took it up). Still open: checked again after another `minAgeMs` without progress.
+    if (done.length > 0) await Promise.all([redis.zrem(pending, ...done), redis.zrem(pendingUrgentKey(partition), ...done)]);
     if (open.length > 0) await redis.zadd(pending, 'XX', ...open.flatMap((id) => [now, id]));
     if (open.length > 0) this.deps.logger.info({ enqueued, resumed, partition }, 'intake sweeper re-added the current step jobs of idle notifications');
     return { handled: ids.length, reAdded: open.length };
+  }
+
+  /**
+   * Drops the oldest urgent-backlog entries whose notification no longer waits for a lane: a
+   * removal lost with a failed-over master or a Redis blip as a worker took the step up. Only a
+   * record still 'accepted' at step 1 is waiting; any other (moved on, ended, gone) leaves.
+   */
+  private async urgentBatch(): Promise<void> {
+    const { redis, config } = this.deps;
+    const partition = this.deps.partition ?? 0;
+    const key = pendingUrgentKey(partition);
+    const ids = await redis.zrangebyscore(key, '-inf', (this.deps.now ?? Date.now)() - config.minAgeMs, 'LIMIT', 0, config.batch);
+    if (ids.length === 0) return;
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hmget(notificationKey(id, partition), 'status', 'step');
+    const rows = (await pipeline.exec()) ?? [];
+    const gone = ids.filter((_id, index) => {
+      const [error, fields] = rows[index] ?? [];
+      if (error) throw error;
+      const [status, step] = fields as (string | null)[];
+      return status !== 'accepted' || Number(step ?? 1) !== 1;
+    });
+    if (gone.length > 0) await redis.zrem(key, ...gone);
   }
 }

@@ -16,6 +16,8 @@ export interface LaneJobRunner {
   split?: (steps: StepJobData[]) => Promise<void>;
   /** Fair share on: told of each job taken (its start tag moves the lane's virtual time). */
   started?: (data: LaneJobData) => void;
+  /** An urgent lane: told of each job's steps as it is taken, before they run (they leave the urgent backlog). */
+  takenUp?: (steps: StepJobData[]) => void;
 }
 
 /** What a lane job returns (bull-board shows it): a step's result, or a batch's per item. */
@@ -30,6 +32,7 @@ export type LaneJobResult = StepResult | { action: 'batch'; results: StepResult[
 export async function runLaneJob(job: { id?: string; data: LaneJobData }, runner: LaneJobRunner): Promise<LaneJobResult> {
   const run: StepRun = { leaseMs: runner.leaseMs, ...(job.id !== undefined ? { jobId: job.id } : {}) };
   runner.started?.(job.data);
+  runner.takenUp?.(stepsOf(job.data));
   if (!isStepBatch(job.data)) {
     const step = job.data;
     return runner.semaphore.run(() => runner.process(step, run));

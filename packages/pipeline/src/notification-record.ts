@@ -10,7 +10,7 @@ import {
   type WaitRecord,
 } from '@notify/core';
 
-/** The raw hash fields of a notification record (see lua/intake-8.lua for who writes what). */
+/** The raw hash fields of a notification record (see lua/intake-9.lua for who writes what). */
 export type RecordFields = Record<string, string>;
 
 function jsonArray<T>(raw: string | undefined): T[] {

@@ -18,7 +18,7 @@ const MAX_BATCHES_PER_PASS = 100;
 
 /**
  * Moves one partition's due scheduled notifications to their lanes (docs/scheduling.md). Each
- * batch is one script call (release-due-2: due by Redis's clock, status 'accepted', into the
+ * batch is one script call (release-due-3: due by Redis's clock, status 'accepted', into the
  * pending-intake set, out of the due index, atomically) and then the first steps' jobs, added
  * the way batch intake adds them (one batch job per lane chunk). A process killed between the
  * two leaves accepted records in the pending set: the intake sweeper adds their jobs. Every

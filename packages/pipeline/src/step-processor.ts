@@ -1,4 +1,4 @@
-import type { Channel } from '@notify/core';
+import { partitionOfId, pendingUrgentKey, type Channel } from '@notify/core';
 import type { StepJobData } from './job-data';
 import { DEFAULT_RECEIPT_INDEX_TTL_SECONDS } from './receipts/keys';
 import { recordHandle } from './step/record-handle';
@@ -99,7 +99,20 @@ export function createStepProcessor(deps: StepProcessorDeps) {
     await Promise.all(steps.map((step) => deps.queues.enqueueStep(step.priority, step)));
   }
 
-  return { process, resume, splitBatch, events };
+  /**
+   * An urgent lane's worker took up these steps: their notifications' first steps leave the
+   * urgent backlog that urgent push-back counts (docs/backpressure.md). Never holds up or fails
+   * the job: a removal lost (Redis away, a failover) is the intake sweeper's to make.
+   */
+  function takenUp(steps: StepJobData[]): void {
+    const ids = steps.filter((step) => step.step === 1).map((step) => step.id);
+    const first = ids[0];
+    if (first === undefined) return;
+    coalesce();
+    deps.redis.zrem(pendingUrgentKey(partitionOfId(first, deps.queues.partitions)), ...ids).catch(() => undefined);
+  }
+
+  return { process, resume, splitBatch, takenUp, events };
 }
 
 export type StepProcessor = ReturnType<typeof createStepProcessor>;

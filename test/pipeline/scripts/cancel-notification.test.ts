@@ -1,4 +1,4 @@
-import { archiveQueueKey, dueIndexKey, eventIndexKey, notificationKey, pendingIntakeKey } from '@notify/core';
+import { archiveQueueKey, dueIndexKey, eventIndexKey, notificationKey, pendingIntakeKey, pendingUrgentKey } from '@notify/core';
 import type { CancelNotificationArgs } from '@notify/pipeline';
 import { intakeArgs, NOW, useScriptRedis } from './script-redis';
 
@@ -11,16 +11,18 @@ const begin = (now = NOW + 10) => scripts().beginAttempt({ id, rh, step: 1, chan
 const finish = (outcome: 'transient' | 'unknown') =>
   scripts().finishAttempt({ id, rh, channel: 'push', step: 1, outcome, now: NOW + 20, durationMs: 10, suppressionTtlSeconds: 0, spent: true });
 
-describe('cancel-notification-4.lua', () => {
+describe('cancel-notification-5.lua', () => {
   beforeEach(async () => {
     await scripts().intake(intakeArgs());
   });
 
-  it('canceled: an accepted record ends canceled, addresses erased, off the pending set and the due index; no attempt opens after it', async () => {
+  it('canceled: an accepted record ends canceled, addresses erased, off the pending sets and the due index; no attempt opens after it', async () => {
     await redis().zadd(dueIndexKey(), NOW + 60_000, id);
+    expect(await redis().zscore(pendingUrgentKey(), id)).toBe(String(NOW));
     await expect(cancel()).resolves.toEqual({ code: 'canceled', priority: 'urgent' });
     expect(await redis().hmget(key, 'status', 'reason', 'finishedAt', 'addresses')).toEqual(['canceled', 'canceled by its tenant', String(NOW + 50), null]);
     expect(await redis().zscore(pendingIntakeKey(), id)).toBeNull();
+    expect(await redis().zscore(pendingUrgentKey(), id)).toBeNull();
     expect(await redis().zscore(dueIndexKey(), id)).toBeNull();
     await expect(begin(NOW + 60)).resolves.toEqual({ code: 'terminal' });
     expect(await redis().hget(key, 'calls')).toBe('0');

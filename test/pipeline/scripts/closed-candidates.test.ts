@@ -14,7 +14,7 @@ const suppress = (channel: 'push' | 'sms' | 'email') => redis().set(suppressionK
 const optOut = (category: string, channel: 'push' | 'sms' | 'email') => redis().hset(optOutKey(args.rh), optOutField(category, channel), '0');
 const skipsOf = async () => JSON.parse((await redis().hget(key, 'skips')) as string) as unknown[];
 
-describe('intake-8.lua with candidates', () => {
+describe('intake-9.lua with candidates', () => {
   it('starts on the first candidate that is not suppressed, recording the skip', async () => {
     await suppress('push');
     const reply = await scripts().intake(intakeArgs({ candidates: ['push', 'sms', 'email'] }));

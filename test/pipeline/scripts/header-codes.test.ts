@@ -19,7 +19,7 @@ import {
 import { headerReturnCodes } from './lua-header';
 
 const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
-  'intake-8': INTAKE_CODES,
+  'intake-9': INTAKE_CODES,
   'begin-attempt-4': BEGIN_ATTEMPT_CODES,
   'finish-attempt-4': FINISH_ATTEMPT_CODES,
   'schedule-step-5': SCHEDULE_STEP_CODES,
@@ -27,8 +27,8 @@ const CONSTANTS: Record<(typeof PIPELINE_SCRIPTS)[number], ReturnCodes> = {
   'claim-archive-1': CLAIM_ARCHIVE_CODES,
   'compact-archived-2': COMPACT_ARCHIVED_CODES,
   'release-archive-1': RELEASE_ARCHIVE_CODES,
-  'release-due-2': RELEASE_DUE_CODES,
-  'cancel-notification-4': CANCEL_NOTIFICATION_CODES,
+  'release-due-3': RELEASE_DUE_CODES,
+  'cancel-notification-5': CANCEL_NOTIFICATION_CODES,
   'park-1': PARK_CODES,
   'restore-parked-2': RESTORE_PARKED_CODES,
 };

@@ -1,16 +1,23 @@
-import { notificationKey, pendingIntakeKey } from '@notify/core';
+import { notificationKey, pendingIntakeKey, pendingUrgentKey } from '@notify/core';
 import { useScriptRedis, intakeArgs, NOW } from './script-redis';
 
 const { redis, scripts, archiving } = useScriptRedis();
 const key = notificationKey(intakeArgs().id);
 
-describe('intake-8.lua', () => {
+describe('intake-9.lua', () => {
   it('created: writes the record, its address hashes and the pending-intake entry', async () => {
     await expect(scripts().intake(intakeArgs())).resolves.toMatchObject({ code: 'created', status: 'accepted', skipped: [] });
     const record = await redis().hgetall(key);
     expect(record).toMatchObject({ status: 'accepted', step: '1', chan: 'push', calls: '0', acceptedAt: String(NOW) });
     expect(JSON.parse(record.ah as string)).toEqual({ push: 'h-push', sms: 'h-sms', email: 'h-email' });
     expect(await redis().zscore(pendingIntakeKey(), intakeArgs().id)).toBe(String(NOW));
+    expect(await redis().zscore(pendingUrgentKey(), intakeArgs().id)).toBe(String(NOW));
+  });
+
+  it('created: a reminder joins the pending set, not the urgent backlog', async () => {
+    await scripts().intake(intakeArgs({ priority: 'reminder' }));
+    expect(await redis().zscore(pendingIntakeKey(), intakeArgs().id)).toBe(String(NOW));
+    expect(await redis().zscore(pendingUrgentKey(), intakeArgs().id)).toBeNull();
   });
 
   it('duplicate: same fingerprint answers the status, and the first channel while still accepted', async () => {
@@ -26,7 +33,7 @@ describe('intake-8.lua', () => {
   });
 });
 
-describe('intake-8.lua after archival (the full record replaced by its compact entry)', () => {
+describe('intake-9.lua after archival (the full record replaced by its compact entry)', () => {
   const id = 'ab'.repeat(16);
   const fingerprint = 'cd'.repeat(32);
   const archivedArgs = (o: Partial<Parameters<ReturnType<typeof scripts>['intake']>[0]> = {}) => intakeArgs({ id, fingerprint, ...o });

@@ -1,4 +1,4 @@
-import { dueIndexKey, notificationKey, pendingIntakeKey } from '@notify/core';
+import { dueIndexKey, notificationKey, pendingIntakeKey, pendingUrgentKey } from '@notify/core';
 import { loadReleaseScript } from '@notify/pipeline';
 import { waitFor } from '@notify/platform-kit';
 import { useScriptRedis, intakeArgs } from './script-redis';
@@ -26,7 +26,7 @@ async function schedule(n: number, aheadMs: number): Promise<number> {
 /** Waits until Redis's clock has passed `at`. */
 const passed = (at: number) => waitFor('Redis clock past the due time', async () => (await redisNow()) > at, 5_000, 5);
 
-describe('intake-8.lua with sendAt', () => {
+describe('intake-9.lua with sendAt', () => {
   it('ahead: writes a scheduled record into the due index, not the pending set, living past its wait', async () => {
     const now = Date.now();
     await expect(scripts().intake(intakeArgs({ now, sendAt: now + 3_600_000 }))).resolves.toMatchObject({ code: 'created', status: 'scheduled', skipped: [] });
@@ -48,7 +48,7 @@ describe('intake-8.lua with sendAt', () => {
   });
 });
 
-describe('release-due-2.lua', () => {
+describe('release-due-3.lua', () => {
   it("hands the first step what intake decided: the expiry, the quiet hours and the category's opt-outs", async () => {
     const now = await redisNow();
     const quiet = { timeZone: 'Europe/Berlin', start: 22 * 60, end: 8 * 60 };
@@ -73,6 +73,9 @@ describe('release-due-2.lua', () => {
     expect(reply.now).toBeGreaterThanOrEqual(due);
     expect(await redis().hmget(notificationKey(idOf(1)), 'status', 'releasedAt')).toEqual(['accepted', String(reply.now)]);
     expect(await redis().zscore(pendingIntakeKey(), idOf(1))).toBe(String(reply.now));
+    // Urgent: it waits in the urgent backlog from its release; the one still scheduled is in neither set.
+    expect(await redis().zscore(pendingUrgentKey(), idOf(1))).toBe(String(reply.now));
+    expect(await redis().zscore(pendingUrgentKey(), idOf(2))).toBeNull();
     expect(await redis().zrange(dueIndexKey(), '0', '-1')).toEqual([idOf(2)]);
     expect(await redis().hget(notificationKey(idOf(2)), 'status')).toBe('scheduled');
     // Taken once: a second release (another worker's) finds nothing.

@@ -1,13 +1,14 @@
 import type { Redis, Cluster } from 'ioredis';
 import type { Registry } from 'prom-client';
-import { NotifyError, allPartitions, pendingIntakeKey, type Priority } from '@notify/core';
+import { NotifyError, allPartitions, pendingIntakeKey, pendingUrgentKey, type Priority } from '@notify/core';
 import { createBackpressureMetrics } from '@notify/metrics';
 import { tenantsAtFairShare, type TenantBacklogSource } from './tenant-shares';
 
 /**
  * How far behind the lanes may fall before intake pushes back (docs/backpressure.md).
- * `waitMs`: a reminder is refused while more than `count` notifications have waited longer
- * than this for their first step; an urgent one only past three times the wait.
+ * `waitMs`: a reminder is refused while more than `count` notifications (of either class) have
+ * made no progress for longer than this; an urgent one only while more than `count` urgent
+ * notifications have waited three times as long for a worker to take up their first step.
  */
 export interface BackpressureConfig {
   /** 0 turns the check off. */
@@ -59,11 +60,13 @@ export interface BacklogReading {
 }
 
 /**
- * The lanes' backlog as intake sees it: the notifications accepted whose first step has not
- * begun (the pending-intake sets, scored by acceptance time), counted by age with one ZCOUNT
- * per class and partition every `pollMs`. Reading ages, not lengths, makes the bound "seconds
- * behind" whatever the platform's capacity. A reading that fails keeps the last one: intake
- * itself then answers whether Redis is there.
+ * The lanes' backlog as intake sees it, counted by age with one ZCOUNT per class and partition
+ * every `pollMs`: for reminders, every notification not yet terminal by its last progress (the
+ * pending-intake sets); for urgent work, the urgent notifications whose first step no worker
+ * has taken up (the pending-urgent sets), so a reminder backlog, however old, never refuses
+ * urgent work while the urgent lanes keep up. Reading ages, not lengths, makes the bound
+ * "seconds behind" whatever the platform's capacity. A reading that fails keeps the last one:
+ * intake itself then answers whether Redis is there.
  */
 export class IntakeBacklog {
   private reading: BacklogReading = { overdueReminder: 0, overdueUrgent: 0 };
@@ -109,18 +112,19 @@ export class IntakeBacklog {
   /** Reads the backlog now (the poll's step; tests call it to decide without waiting). */
   async read(): Promise<BacklogReading> {
     const now = this.now();
-    const overdue = async (waitMs: number) => {
-      const counts = await Promise.all(allPartitions(this.partitions).map((p) => this.redis.zcount(pendingIntakeKey(p), '-inf', `(${now - waitMs}`)));
+    const overdue = async (priority: Priority, waitMs: number) => {
+      const key = priority === 'urgent' ? pendingUrgentKey : pendingIntakeKey;
+      const counts = await Promise.all(allPartitions(this.partitions).map((p) => this.redis.zcount(key(p), '-inf', `(${now - waitMs}`)));
       return counts.reduce((a, b) => a + b, 0);
     };
     const wait = { reminder: this.config.waitMs, urgent: this.config.waitMs * URGENT_WAIT_FACTOR };
-    const [overdueReminder, overdueUrgent] = await Promise.all([overdue(wait.reminder), overdue(wait.urgent)]);
+    const [overdueReminder, overdueUrgent] = await Promise.all([overdue('reminder', wait.reminder), overdue('urgent', wait.urgent)]);
     const source = this.tenantBacklogs;
     if (!source) return (this.reading = { overdueReminder, overdueUrgent });
     // The tenants' shares are read only while a class is behind: nothing is spent while the lanes keep up.
     const perClass = async (priority: Priority, behind: number) => {
       if (behind <= this.config.count) return { overdue: 0, refused: new Set<string>() };
-      const [everyone, backlogs] = await Promise.all([overdue(wait[priority] * EVERY_TENANT_WAIT_FACTOR), source.read(priority)]);
+      const [everyone, backlogs] = await Promise.all([overdue(priority, wait[priority] * EVERY_TENANT_WAIT_FACTOR), source.read(priority)]);
       return { overdue: everyone, refused: tenantsAtFairShare(backlogs, (t) => source.weightOf(t)) };
     };
     const [reminder, urgent] = await Promise.all([perClass('reminder', overdueReminder), perClass('urgent', overdueUrgent)]);

@@ -4,7 +4,7 @@
   restored once, by the promoter or by a cancel, never both). 'promote': the record is recreated
   'scheduled' with its expiry, rejoins its event index and the due index (the releaser then
   sends it when due by Redis's clock, as any scheduled one). 'cancel': it is recreated terminal
-  'canceled' as cancel-notification-4 ends one (addresses erased) and joins the archive queue,
+  'canceled' as cancel-notification-5 ends one (addresses erased) and joins the archive queue,
   so the history ends it and its compact idempotency entry answers a repeat. A body whose stub is
   gone is stale (restored before, or never parked): the caller deletes its row.
   Partitions: every key is the partition's (the record and stub keys are built from ARGV).

@@ -1,8 +1,8 @@
-import { archiveQueueKey, dueIndexKey, notificationKey, pendingIntakeKey, type NotificationStatus, type Priority } from '@notify/core';
+import { archiveQueueKey, dueIndexKey, notificationKey, pendingIntakeKey, pendingUrgentKey, type NotificationStatus, type Priority } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, text } from './script-reply';
 
-/** cancel-notification-4.lua's return codes (its header lists the same). */
+/** cancel-notification-5.lua's return codes (its header lists the same). */
 export const CANCEL_NOTIFICATION_CODES = { canceled: 0, already: 1, refused: 2, missing: 4 } as const;
 
 export interface CancelNotificationArgs {
@@ -29,13 +29,14 @@ export async function callCancelNotification(
     archiveQueueKey(partition),
     pendingIntakeKey(partition),
     dueIndexKey(partition),
+    pendingUrgentKey(partition),
     a.tenant,
     a.now,
     a.reason,
     archive ? 1 : 0,
     a.id,
   );
-  const { code, detail } = decodeReply('cancel-notification-4', CANCEL_NOTIFICATION_CODES, reply);
+  const { code, detail } = decodeReply('cancel-notification-5', CANCEL_NOTIFICATION_CODES, reply);
   if (code === 'refused') return { code, state: text(detail[0]) as NotificationStatus };
   if (code === 'canceled') return { code, priority: text(detail[0]) as Priority };
   return { code };

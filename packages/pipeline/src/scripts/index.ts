@@ -33,7 +33,7 @@ export { LUA_INCLUDES_DIR, defineLuaCommands, loadLuaSource, type LuaCommand } f
 
 /** The pipeline's Lua scripts (src/lua), one state change each; see the package README for the convention. */
 export const PIPELINE_SCRIPTS = [
-  'intake-8',
+  'intake-9',
   'begin-attempt-4',
   'finish-attempt-4',
   'schedule-step-5',
@@ -41,8 +41,8 @@ export const PIPELINE_SCRIPTS = [
   'claim-archive-1',
   'compact-archived-2',
   'release-archive-1',
-  'release-due-2',
-  'cancel-notification-4',
+  'release-due-3',
+  'cancel-notification-5',
   'park-1',
   'restore-parked-2',
 ] as const;
@@ -99,12 +99,12 @@ export function loadScripts(redis: RedisClient, options: ScriptOptions = {}): Sc
   const archive = options.archive === true;
   const partitions = options.partitions ?? 1;
   const of = (id: string) => partitionOfId(id, partitions);
-  const intake = command('intake-8');
+  const intake = command('intake-9');
   const beginAttempt = command('begin-attempt-4');
   const finishAttempt = command('finish-attempt-4');
   const scheduleStep = command('schedule-step-5');
   const finishNotification = command('finish-notification-3');
-  const cancelNotification = command('cancel-notification-4');
+  const cancelNotification = command('cancel-notification-5');
   return {
     intake: (args) => callIntake(intake, args, of(args.id)),
     beginAttempt: (args) => callBeginAttempt(beginAttempt, args, of(args.id)),
@@ -143,7 +143,7 @@ export function inPartition(command: LuaCommand, partition: number): LuaCommand 
 
 /** The releaser's script for one partition: its due index, pending set and records (one Releaser per partition). */
 export function loadReleaseScript(redis: RedisClient, partition: number): (batch: number) => Promise<ReleaseDueReply> {
-  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS)('release-due-2');
+  const command = defineLuaCommands(redis, PIPELINE_LUA_DIR, 'notify', PIPELINE_SCRIPTS)('release-due-3');
   return (batch) => callReleaseDue(command, batch, partition);
 }
 

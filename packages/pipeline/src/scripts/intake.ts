@@ -7,6 +7,7 @@ import {
   optOutKey,
   parkedStubPrefix,
   pendingIntakeKey,
+  pendingUrgentKey,
   suppressionKey,
   type Channel,
   type NotificationStatus,
@@ -16,7 +17,7 @@ import {
 import type { LuaCommand } from '../lua-commands';
 import { decodeReply, parseFoundSkips, text, type FoundSkip } from './script-reply';
 
-/** intake-8.lua's return codes (its header lists the same). */
+/** intake-9.lua's return codes (its header lists the same). */
 export const INTAKE_CODES = { created: 0, duplicate: 1, conflict: 2 } as const;
 
 export interface IntakeArgs {
@@ -73,6 +74,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     suppressionKey(a.rh, 'sms', partition),
     suppressionKey(a.rh, 'email', partition),
     optOutKey(a.rh, partition),
+    pendingUrgentKey(partition),
     a.id,
     a.fingerprint,
     a.tenant,
@@ -99,7 +101,7 @@ export async function callIntake(command: LuaCommand, a: IntakeArgs, partition =
     a.candidates?.join(',') ?? '',
     a.readOptOuts ? '1' : '',
   );
-  const { code, detail } = decodeReply('intake-8', INTAKE_CODES, reply);
+  const { code, detail } = decodeReply('intake-9', INTAKE_CODES, reply);
   if (code === 'created') {
     const status = text(detail[0]) === 'scheduled' ? 'scheduled' : 'accepted';
     return { code, status, firstChannel: (text(detail[1]) || a.firstChannel) as Channel, skipped: parseFoundSkips(text(detail[2])) };

@@ -1,9 +1,9 @@
-import { dueIndexKey, notificationKey, pendingIntakeKey, type Channel, type Priority } from '@notify/core';
+import { dueIndexKey, notificationKey, pendingIntakeKey, pendingUrgentKey, type Channel, type Priority } from '@notify/core';
 import type { LuaCommand } from '../lua-commands';
 import { jobExtrasFrom, type StepJobExtras } from '../step-job-extras';
 import { decodeReply, text } from './script-reply';
 
-/** release-due-2.lua's return codes (its header lists the same). */
+/** release-due-3.lua's return codes (its header lists the same). */
 export const RELEASE_DUE_CODES = { released: 0 } as const;
 
 export interface ReleasedNotification {
@@ -28,8 +28,8 @@ export interface ReleaseDueReply {
 
 /** One batch of partition `partition`'s due notifications, moved to the normal path. */
 export async function callReleaseDue(command: LuaCommand, batch: number, partition: number): Promise<ReleaseDueReply> {
-  const reply = await command(dueIndexKey(partition), pendingIntakeKey(partition), batch, notificationKey('', partition));
-  const { code, detail } = decodeReply('release-due-2', RELEASE_DUE_CODES, reply);
+  const reply = await command(dueIndexKey(partition), pendingIntakeKey(partition), pendingUrgentKey(partition), batch, notificationKey('', partition));
+  const { code, detail } = decodeReply('release-due-3', RELEASE_DUE_CODES, reply);
   const released: ReleasedNotification[] = [];
   for (let i = 2; i + 8 < detail.length; i += 9) {
     released.push({

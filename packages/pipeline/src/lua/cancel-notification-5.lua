@@ -10,6 +10,7 @@
   KEYS[2] archive queue (sorted set id -> when it became terminal, ms)
   KEYS[3] pending set (id -> last progress, ms): a terminal notification leaves it
   KEYS[4] due index of scheduled notifications (id -> sendAt, ms): a canceled one leaves it
+  KEYS[5] pending-urgent sorted set: an urgent one canceled before its first step leaves it
 
   ARGV[1] tenant   ARGV[2] now (ms)   ARGV[3] reason
   ARGV[4] archive (1: history on, the record joins the archive queue | 0)   ARGV[5] notification id
@@ -38,4 +39,5 @@ eraseAddresses(KEYS[1])
 if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5]) end
 redis.call('ZREM', KEYS[3], ARGV[5])
 redis.call('ZREM', KEYS[4], ARGV[5])
+redis.call('ZREM', KEYS[5], ARGV[5])
 return { 0, rec[6] }

@@ -8,9 +8,11 @@
           built here from the id (every key shares the {notify} slot)
   KEYS[4] due index sorted set (id -> sendAt, ms): a notification whose sendAt is still ahead
           (by Redis's clock, so a skewed caller never makes it early) goes here instead of
-          KEYS[2], with status 'scheduled'; the releaser (release-due-2) moves it on when due
+          KEYS[2], with status 'scheduled'; the releaser (release-due-3) moves it on when due
   KEYS[5..7] suppression keys of (recipient, push / sms / email)
   KEYS[8] the recipient's opt-out hash
+  KEYS[9] pending-urgent sorted set (id -> acceptance time): an urgent notification sent now
+          waits here too until a lane worker takes up its first step (urgent push-back counts it)
 
   ARGV[1] notification id       ARGV[2] payload fingerprint   ARGV[3] tenant
   ARGV[4] event id              ARGV[5] recipient id          ARGV[6] recipient hash
@@ -106,4 +108,5 @@ if scheduled then
   return { 0, status, first, '' }
 end
 redis.call('ZADD', KEYS[2], ARGV[12], ARGV[1])
+if ARGV[7] == 'urgent' then redis.call('ZADD', KEYS[9], ARGV[12], ARGV[1]) end
 return { 0, status, first, found }
