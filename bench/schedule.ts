@@ -102,7 +102,11 @@ async function main(): Promise<void> {
       const { open } = await pollUntilTerminal(redis, ids, { timeoutMs: Number(values['drain-seconds']) * 1000, intervalMs: 1_000 });
       await pollUntilTerminal(redis, urgentIds, { timeoutMs: 60_000, intervalMs: 500 });
       const figures = releaseFigures(await readRecordViews(redis, ids));
-      const firstTry = await sampleUrgentFirstTry({ apiUrl: platform.apiUrl, apiKey: API_KEY, tenant: TENANT, redis, metricsUrls: [] }, urgentIds, 2_000);
+      const firstTry = await sampleUrgentFirstTry(
+        { apiUrl: platform.apiUrl, apiKey: API_KEY, tenant: TENANT, redis, metricsUrls: [] },
+        urgentIds,
+        urgentIds.length,
+      );
       const cpu = cpus();
       const lines = [
         `bench:schedule on ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}; api + ${values.workers} workers + simulators (${values['provider-latency-ms']} ms) + redis-server (no persistence), history off; load ${loadAtStart.map((l) => l.toFixed(2)).join('/')} -> ${loadavg()
@@ -112,6 +116,7 @@ async function main(): Promise<void> {
         `release lateness (releasedAt - sendAt): p50 ${ms(figures.latenessP50)}, p99 ${ms(figures.latenessP99)}, max ${ms(figures.latenessMax)}; early (released or called before sendAt): ${figures.early}`,
         `delivered ${figures.delivered}/${ids.length} (${open} still open at the end); sendAt -> delivered p50 ${ms(figures.deliveryP50)}, p99 ${ms(figures.deliveryP99)}; lanes drained the burst at ${figures.drainRate?.toFixed(0) ?? 'n/a'}/s`,
         `urgent offered during the release: ${urgent.offered} at ${urgentRate}/s (${urgent.accepted} accepted, ${urgent.duplicates} duplicates, ${urgent.rejected} refused, ${urgent.failed} failed, ${urgent.skippedForBackpressure} skipped); first try ${((firstTry.firstTryShare ?? 0) * 100).toFixed(1)} %, p50 ${ms(firstTry.p50Ms ?? undefined)}, p99 ${ms(firstTry.p99Ms ?? undefined)} (sample ${firstTry.count})`,
+        `urgent first-try p99 by acceptance time (s into the offer: p99 of n): ${firstTry.byAcceptance.map((b) => `${b.fromSeconds}: ${ms(b.p99Ms ?? undefined)} of ${b.count}`).join(', ')}`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     } finally {

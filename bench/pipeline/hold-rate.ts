@@ -105,7 +105,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
   withApiTotal(cpu);
   const urgentFirstTry = o.delivering
     ? await sampleUrgentFirstTry(target, urgentIds, o.urgentSample)
-    : { count: 0, firstTryShare: null, p50Ms: null, p99Ms: null };
+    : { count: 0, firstTryShare: null, p50Ms: null, p99Ms: null, byAcceptance: [] };
   return {
     offered: o.rate,
     mode: o.mode,
