@@ -31,6 +31,7 @@ const { values } = parseArgs({
     'provider-latency-ms': { type: 'string', default: '20' },
     'drain-seconds': { type: 'string', default: '600' },
     'parked-count': { type: 'string', default: '100000' },
+    'urgent-bucket-seconds': { type: 'string', default: '15' },
   },
   strict: true,
 });
