@@ -5,7 +5,8 @@
  * persistence, history off). Prints the Redis bytes each scheduled notification holds while it
  * waits (used_memory delta over the count), the release lateness p50/p99 (releasedAt - sendAt,
  * Redis clock), how many were released or called early (must be 0), the rate the lanes drained
- * the burst at, and the first-try p99 of urgent notifications offered during the release. Then,
+ * the burst at, and the first-try p99 of urgent notifications offered during the release, over
+ * all and per `--urgent-bucket-seconds` of their acceptance time (where the tail was). Then,
  * on a second platform with the history on, the Redis bytes per parked notification
  * (`--parked-count` reminders two days ahead, parked in PostgreSQL; 0 skips it).
  */
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
         { apiUrl: platform.apiUrl, apiKey: API_KEY, tenant: TENANT, redis, metricsUrls: [] },
         urgentIds,
         urgentIds.length,
+        Number(values['urgent-bucket-seconds']),
       );
       const cpu = cpus();
       const lines = [
