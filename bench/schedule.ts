@@ -6,7 +6,8 @@
  * waits (used_memory delta over the count), the release lateness p50/p99 (releasedAt - sendAt,
  * Redis clock), how many were released or called early (must be 0), the rate the lanes drained
  * the burst at, and the first-try p99 of urgent notifications offered during the release, over
- * all and per `--urgent-bucket-seconds` of their acceptance time (where the tail was). Then,
+ * all and per `--urgent-bucket-seconds` of their acceptance time (where the tail was); urgent
+ * traffic flows `--urgent-lead-seconds` before the window opens too, unmeasured. Then,
  * on a second platform with the history on, the Redis bytes per parked notification
  * (`--parked-count` reminders two days ahead, parked in PostgreSQL; 0 skips it).
  */
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'drain-seconds': { type: 'string', default: '600' },
     'parked-count': { type: 'string', default: '100000' },
     'urgent-bucket-seconds': { type: 'string', default: '15' },
+    'urgent-lead-seconds': { type: 'string', default: '10' },
   },
   strict: true,
 });
@@ -84,21 +86,30 @@ async function main(): Promise<void> {
       log(`accepted ${ids.length} (${stillWaiting} waiting) in ${posted.seconds.toFixed(1)} s; ${Math.round(bytesPerScheduled)} B of Redis each`);
       if (Date.now() > opens) log('warning: posting ran into the window; some were due before they were accepted');
 
-      // Urgent traffic offered through the release window and a while after (the lanes' burst).
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, opens - Date.now())));
+      // Urgent traffic flows before the window opens, as it does on a platform in use (a cold urgent path is
+      // --urgent-lead-seconds 0); what is offered from the opening, through the release and a while after, is measured.
+      const offerUrgent = (seconds: number, tag: string) => {
+        const urgentItems = makeTraffic({ seed: 27, urgentShare: 1, tag: `${tag}-${Date.now()}`, count: Math.max(1, Math.ceil(urgentRate * seconds)) });
+        return runOpenLoop({
+          apiUrl: platform.apiUrl,
+          apiKey: API_KEY,
+          ratePerSecond: urgentRate,
+          seconds,
+          next: (i) => urgentItems[i % urgentItems.length]!.request,
+          mode: 'single',
+          maxInFlight: 64,
+          whenFull: 'skip',
+          keepAnswers: true,
+        });
+      };
+      const leadSeconds = Number(values['urgent-lead-seconds']);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, opens - leadSeconds * 1_000 - Date.now())));
+      if (leadSeconds > 0) {
+        log(`urgent at ${urgentRate}/s for ${leadSeconds} s before the window opens (not measured)`);
+        await offerUrgent(leadSeconds, 'urgent-lead');
+      }
       log(`window open: offering urgent at ${urgentRate}/s for ${windowSeconds + 30} s`);
-      const urgentItems = makeTraffic({ seed: 27, urgentShare: 1, tag: `urgent-${Date.now()}`, count: Math.ceil(urgentRate * (windowSeconds + 30)) });
-      const urgent = await runOpenLoop({
-        apiUrl: platform.apiUrl,
-        apiKey: API_KEY,
-        ratePerSecond: urgentRate,
-        seconds: windowSeconds + 30,
-        next: (i) => urgentItems[i % urgentItems.length]!.request,
-        mode: 'single',
-        maxInFlight: 64,
-        whenFull: 'skip',
-        keepAnswers: true,
-      });
+      const urgent = await offerUrgent(windowSeconds + 30, 'urgent');
       const urgentIds = urgent.answers.flatMap((a) => (a.id ? [a.id] : []));
       log('waiting for every scheduled notification to end');
       const { open } = await pollUntilTerminal(redis, ids, { timeoutMs: Number(values['drain-seconds']) * 1000, intervalMs: 1_000 });
@@ -118,7 +129,7 @@ async function main(): Promise<void> {
         `scheduled ${ids.length} reminders over a ${windowSeconds} s window; Redis while waiting: ${Math.round(bytesPerScheduled)} B per scheduled notification (used_memory delta / count; full record in Redis)`,
         `release lateness (releasedAt - sendAt): p50 ${ms(figures.latenessP50)}, p99 ${ms(figures.latenessP99)}, max ${ms(figures.latenessMax)}; early (released or called before sendAt): ${figures.early}`,
         `delivered ${figures.delivered}/${ids.length} (${open} still open at the end); sendAt -> delivered p50 ${ms(figures.deliveryP50)}, p99 ${ms(figures.deliveryP99)}; lanes drained the burst at ${figures.drainRate?.toFixed(0) ?? 'n/a'}/s`,
-        `urgent offered during the release: ${urgent.offered} at ${urgentRate}/s (${urgent.accepted} accepted, ${urgent.duplicates} duplicates, ${urgent.rejected} refused, ${urgent.failed} failed, ${urgent.skippedForBackpressure} skipped); first try ${((firstTry.firstTryShare ?? 0) * 100).toFixed(1)} %, p50 ${ms(firstTry.p50Ms ?? undefined)}, p99 ${ms(firstTry.p99Ms ?? undefined)} (sample ${firstTry.count})`,
+        `urgent offered during the release (after ${leadSeconds} s of urgent traffic unmeasured): ${urgent.offered} at ${urgentRate}/s (${urgent.accepted} accepted, ${urgent.duplicates} duplicates, ${urgent.rejected} refused, ${urgent.failed} failed, ${urgent.skippedForBackpressure} skipped); first try ${((firstTry.firstTryShare ?? 0) * 100).toFixed(1)} %, p50 ${ms(firstTry.p50Ms ?? undefined)}, p99 ${ms(firstTry.p99Ms ?? undefined)} (sample ${firstTry.count})`,
         `urgent first-try p99 by acceptance time (s into the offer: p99 of n): ${firstTry.byAcceptance.map((b) => `${b.fromSeconds}: ${ms(b.p99Ms ?? undefined)} of ${b.count}`).join(', ')}`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
