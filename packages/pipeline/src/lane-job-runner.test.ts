@@ -86,4 +86,15 @@ describe('runLaneJob', () => {
     expect(split).toEqual([['n1', 'n2']]);
     expect(p.calls).toEqual([]);
   });
+
+  it('an urgent lane tells which steps it takes up, before they run: a step, a batch, not a split batch (its single jobs will)', async () => {
+    const p = processor(new Set());
+    const taken: string[][] = [];
+    const takenUp = (s: StepJobData[]) => void taken.push(s.map((x) => x.id));
+    const runner = { process: p.process, semaphore: new LaneSemaphore(2), leaseMs: 1, takenUp };
+    await runLaneJob({ id: '1', data: step(1) }, runner);
+    await runLaneJob({ id: '2', data: { steps: [2, 3].map(step) } }, runner);
+    await runLaneJob({ id: '3', data: { steps: [4, 5].map(step) } }, { ...runner, split: () => Promise.resolve() });
+    expect(taken).toEqual([['n1'], ['n2', 'n3']]);
+  });
 });

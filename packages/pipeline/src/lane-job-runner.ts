@@ -16,7 +16,7 @@ export interface LaneJobRunner {
   split?: (steps: StepJobData[]) => Promise<void>;
   /** Fair share on: told of each job taken (its start tag moves the lane's virtual time). */
   started?: (data: LaneJobData) => void;
-  /** An urgent lane: told of each job's steps as it is taken, before they run (they leave the urgent backlog). */
+  /** An urgent lane: told of the steps a job runs, before they run (they leave the urgent backlog); a split batch's are told when its single jobs run. */
   takenUp?: (steps: StepJobData[]) => void;
 }
 
@@ -32,9 +32,9 @@ export type LaneJobResult = StepResult | { action: 'batch'; results: StepResult[
 export async function runLaneJob(job: { id?: string; data: LaneJobData }, runner: LaneJobRunner): Promise<LaneJobResult> {
   const run: StepRun = { leaseMs: runner.leaseMs, ...(job.id !== undefined ? { jobId: job.id } : {}) };
   runner.started?.(job.data);
-  runner.takenUp?.(stepsOf(job.data));
   if (!isStepBatch(job.data)) {
     const step = job.data;
+    runner.takenUp?.([step]);
     return runner.semaphore.run(() => runner.process(step, run));
   }
   const steps = stepsOf(job.data);
@@ -42,6 +42,7 @@ export async function runLaneJob(job: { id?: string; data: LaneJobData }, runner
     await runner.split(steps);
     return { action: 'split', steps: steps.length };
   }
+  runner.takenUp?.(steps);
   const settled = await Promise.allSettled(steps.map((step) => runner.semaphore.run(() => runner.process(step, run))));
   const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [{ id: (steps[i] as StepJobData).id, error: s.reason as unknown }] : []));
   if (failed.length > 0) {
