@@ -45,6 +45,11 @@ async function main(): Promise<void> {
   const count = Number(values.count);
   const windowSeconds = Number(values['window-seconds']);
   const urgentRate = Number(values['urgent-rate']);
+  const bucketSeconds = Number(values['urgent-bucket-seconds']);
+  if (!(Number.isInteger(bucketSeconds) && bucketSeconds >= 1 && bucketSeconds <= 600))
+    throw new Error('--urgent-bucket-seconds must be an integer in [1, 600]');
+  const leadSeconds = Number(values['urgent-lead-seconds']);
+  if (!(leadSeconds >= 0 && leadSeconds <= 600)) throw new Error('--urgent-lead-seconds must be in [0, 600]');
   const dir = mkdtempSync(join(tmpdir(), 'notify-bench-schedule-'));
   const group = new ProcessGroup({ logDir: dir });
   const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -102,7 +107,6 @@ async function main(): Promise<void> {
           keepAnswers: true,
         });
       };
-      const leadSeconds = Number(values['urgent-lead-seconds']);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, opens - leadSeconds * 1_000 - Date.now())));
       if (leadSeconds > 0) {
         log(`urgent at ${urgentRate}/s for ${leadSeconds} s before the window opens (not measured)`);
@@ -119,7 +123,7 @@ async function main(): Promise<void> {
         { apiUrl: platform.apiUrl, apiKey: API_KEY, tenant: TENANT, redis, metricsUrls: [] },
         urgentIds,
         urgentIds.length,
-        Number(values['urgent-bucket-seconds']),
+        bucketSeconds,
       );
       const cpu = cpus();
       const lines = [
