@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { renderForChannel } from '@notify/core';
-import { ProcessGroup, DEFAULT_ENTRIES, freeSimulatorPorts, simulatorPortsEnv, startApp } from '@notify/platform-kit';
+import { ProcessGroup, DEFAULT_ENTRIES, startSimulatorsOnFreePorts } from '@notify/platform-kit';
 import { SimulatorAdapter, type SendRequest } from '@notify/providers';
 import { processCpuSeconds } from './proc-cpu';
 
@@ -33,22 +33,14 @@ async function main(): Promise<void> {
   const calls = Number(values.calls);
   const concurrency = Number(values.concurrency);
   const group = new ProcessGroup();
-  const ports = await freeSimulatorPorts();
-  const sim = startApp(group, {
-    name: 'simulators',
-    entry: DEFAULT_ENTRIES.simulators,
-    env: {
-      ...process.env,
-      ...simulatorPortsEnv(ports),
-      SIM_LATENCY_MS: values['latency-ms'],
-      SIM_TRANSIENT_RATES: '0,0,0',
-      SIM_PERMANENT_RATES: '0,0,0',
-      LOG_LEVEL: 'warn',
-    },
-  });
   try {
-    await sim.waitHealthy(`http://127.0.0.1:${ports.control}/healthz`, { timeoutMs: 60_000 });
-    await measure(sim.process.pid as number, `http://127.0.0.1:${ports.sms}`, calls, concurrency);
+    const sim = await startSimulatorsOnFreePorts(group, {
+      entry: DEFAULT_ENTRIES.simulators,
+      env: { ...process.env, SIM_LATENCY_MS: values['latency-ms'], SIM_TRANSIENT_RATES: '0,0,0', SIM_PERMANENT_RATES: '0,0,0', LOG_LEVEL: 'warn' },
+      timeoutMs: 60_000,
+    });
+    const ports = sim.ports;
+    await measure(sim.process.process.pid as number, `http://127.0.0.1:${ports.sms}`, calls, concurrency);
   } finally {
     await group.stopAll();
   }

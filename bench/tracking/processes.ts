@@ -1,17 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DEFAULT_ENTRIES,
-  ProcessGroup,
-  freePort,
-  freeSimulatorPorts,
-  httpOk,
-  simulatorPortsEnv,
-  startApp,
-  startPrivateRedis,
-  type ManagedProcess,
-} from '@notify/platform-kit';
+import { DEFAULT_ENTRIES, ProcessGroup, startAppOnFreePorts, startPrivateRedis, startSimulatorsOnFreePorts, type ManagedProcess } from '@notify/platform-kit';
 
 /** The bench's own tenant key (16+ characters, as the api requires); sent as a Bearer token. */
 export const BENCH_KEY = 'bench-tracking-key-00000001';
@@ -63,44 +53,42 @@ export async function startTrackingBed(options: { cpuProfileDir?: string } = {})
   };
   try {
     const redis = await startPrivateRedis({ group, env: inherited, dataDir: join(dir, 'redis'), persistence: 'none' });
-    const ports = await freeSimulatorPorts();
-    const simulators = startApp(group, {
-      name: 'simulators',
-      entry: DEFAULT_ENTRIES.simulators,
-      env: { ...base, ...simulatorPortsEnv(ports) },
-    });
+    const simulators = await startSimulatorsOnFreePorts(group, { entry: DEFAULT_ENTRIES.simulators, env: base });
+    const { ports } = simulators;
     const storesUrl = `http://127.0.0.1:${ports.stores}`;
-    await simulators.waitReady('tracking stores', () => httpOk(`${storesUrl}/control/stats`));
     let apis = 0;
     const startApi = async (trackingEnv: Record<string, string>): Promise<TrackingApi> => {
-      const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
       apis += 1;
       // A group per api: a stopped group refuses new children, and the bench starts several apis in turn.
       const own = new ProcessGroup({ logDir: dir });
       apiGroups.add(own);
-      const api: ManagedProcess = startApp(own, {
-        name: `api-${apis}`,
-        entry: DEFAULT_ENTRIES.api,
-        env: {
-          ...base,
-          ...profile,
-          ...trackingEnv,
-          REDIS_URL: redis.url,
-          API_HOST: '127.0.0.1',
-          API_PORT: String(port),
-          API_METRICS_PORT: String(metricsPort),
-          API_KEYS: `${BENCH_KEY}:bench`,
-          TRACKING_STORES_BASE_URL: storesUrl,
-          SHUTDOWN_GRACE_MS: '2000',
-        },
-      });
-      const url = `http://127.0.0.1:${port}`;
+      let started: { process: ManagedProcess; ports: number[] };
       try {
-        await api.waitReady(api.name, () => httpOk(`${url}/readyz`));
+        started = await startAppOnFreePorts(own, {
+          name: `api-${apis}`,
+          entry: DEFAULT_ENTRIES.api,
+          ports: 2,
+          env: ([port, metricsPort]) => ({
+            ...base,
+            ...profile,
+            ...trackingEnv,
+            REDIS_URL: redis.url,
+            API_HOST: '127.0.0.1',
+            API_PORT: String(port),
+            API_METRICS_PORT: String(metricsPort),
+            API_KEYS: `${BENCH_KEY}:bench`,
+            TRACKING_STORES_BASE_URL: storesUrl,
+            SHUTDOWN_GRACE_MS: '2000',
+          }),
+          readyUrl: ([port]) => `http://127.0.0.1:${port}/readyz`,
+        });
       } catch (error) {
         await own.stopAll();
         throw error;
       }
+      const [port, metricsPort] = started.ports;
+      const api = started.process;
+      const url = `http://127.0.0.1:${port}`;
       return {
         url,
         pid: api.process.pid,
@@ -111,7 +99,7 @@ export async function startTrackingBed(options: { cpuProfileDir?: string } = {})
         },
       };
     };
-    return { storesUrl, storesPid: simulators.process.pid, startApi, stop };
+    return { storesUrl, storesPid: simulators.process.process.pid, startApi, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -23,6 +23,7 @@ export * from './platform/time-scale';
 export * from './platform/in-process-platform';
 export * from './platform/process-platform';
 export * from './platform/simulator-ports';
+export * from './platform/simulators-on-free-ports';
 export * from './platform/postgres-answers';
 export * from './platform/notification-records';
 export * from './load/stats';

@@ -3,15 +3,11 @@ import { join } from 'node:path';
 import { breakerKey, type Channel, type LedgerSummary } from '@notify/core';
 import { SINGLE_PROVIDER_ROUTES, type ProviderRoutes } from '@notify/pipeline';
 import {
-  freeSimulatorPorts,
-  httpOk,
   makeTraffic,
   ProcessGroup,
   sendEach,
-  simulatorPortsEnv,
-  startApp,
   startProcessPlatform,
-  type ManagedProcess,
+  startSimulatorsOnFreePorts,
   type ProcessPlatform,
   type SimulatorPorts,
 } from '@notify/platform-kit';
@@ -106,21 +102,20 @@ export async function runPushDown(
   const providers: readonly string[] = two ? PUSH_PROVIDERS : [channel];
   try {
     // Two push providers: the platform's simulators are push-a, a second simulators process is
-    // push-b; both ports are chosen first so the PROVIDERS_FILE can name them.
-    let simPorts: SimulatorPorts | undefined;
-    let simulatorsB: ManagedProcess | undefined;
+    // push-b, started first; the PROVIDERS_FILE names both once the platform's are up.
     let portsB: SimulatorPorts | undefined;
     const fileEnv: Record<string, string> = {};
     if (two) {
-      [simPorts, portsB] = await Promise.all([freeSimulatorPorts(), freeSimulatorPorts()]);
       fileEnv.PROVIDERS_FILE = join(dir, 'providers.json');
-      writeFileSync(fileEnv.PROVIDERS_FILE, pushProvidersFile(simPorts, portsB));
-      simulatorsB = startApp(group, {
+      ({ ports: portsB } = await startSimulatorsOnFreePorts(group, {
         name: 'simulators-b',
         entry: options.entries.simulators,
-        env: { ...ctx.env.inherited, NODE_ENV: 'development', ...simulatorPortsEnv(portsB), LOG_LEVEL: 'warn' },
-      });
+        env: { ...ctx.env.inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+        signal: ctx.signal,
+      }));
     }
+    const b = portsB;
+    const controlB = b ? createControlClient(`http://127.0.0.1:${b.control}`, 5_000) : undefined;
     platform = await startProcessPlatform({
       group,
       inherited: ctx.env.inherited,
@@ -132,11 +127,15 @@ export async function runPushDown(
       appEnv: { ...scaledAppEnv(options, mode), TRACKING_WARMUP_QUERIES: '0', ...fileEnv },
       entries: options.entries,
       signal: ctx.signal,
-      ...(simPorts ? { simulatorPorts: simPorts } : {}),
+      ...(b
+        ? {
+            appEnvFor: (a: SimulatorPorts) => {
+              writeFileSync(fileEnv.PROVIDERS_FILE as string, pushProvidersFile(a, b));
+              return {};
+            },
+          }
+        : {}),
     });
-    const controlB = portsB ? createControlClient(`http://127.0.0.1:${portsB.control}`, 5_000) : undefined;
-    if (simulatorsB && controlB)
-      await simulatorsB.waitReady('simulators-b', () => httpOk(`${controlB.baseUrl}/healthz`), { timeoutMs: 60_000, signal: ctx.signal });
     redis = createRedis(platform.redisUrl, 'producer');
     const control = createControlClient(platform.controlUrl, 5_000);
     const items = makeTraffic({ count: options.notifications, seed: options.seed, urgentShare: options.urgentShare, tag: 'pushdown' });

@@ -1,11 +1,11 @@
-import { startApp, DEFAULT_ENTRIES, type AppEntries } from '../processes/app-entries';
+import { DEFAULT_ENTRIES, type AppEntries } from '../processes/app-entries';
 import { startAppOnFreePorts } from '../processes/app-on-free-ports';
 import type { ManagedProcess } from '../processes/managed-process';
 import type { ProcessGroup } from '../processes/process-group';
 import { startPrivateRedis } from '../services/private-redis';
 import { startPrivateRedisCluster, type PrivateRedisCluster, type PrivateRedisClusterOptions } from '../services/private-redis-cluster';
-import { httpOk } from '../services/wait-for';
-import { SIMULATOR_PORT_COUNT, simulatorPortsEnv, simulatorPortsOf, type SimulatorPorts } from './simulator-ports';
+import type { SimulatorPorts } from './simulator-ports';
+import { startSimulatorsOnFreePorts } from './simulators-on-free-ports';
 
 export interface ProcessPlatformOptions {
   group: ProcessGroup;
@@ -21,10 +21,10 @@ export interface ProcessPlatformOptions {
   /** Extra env for the simulators (provider latency, error rates). */
   simEnv?: Record<string, string>;
   /**
-   * The simulators' ports, when the caller must know them before start (a PROVIDERS_FILE naming
-   * them); default: free ports, chosen again when one is taken before the simulators bind it.
+   * Env for the api and the workers that names where the simulators ended up (a PROVIDERS_FILE
+   * written with their ports): called once they are up, before the api and the workers start.
    */
-  simulatorPorts?: SimulatorPorts;
+  appEnvFor?: (simulators: SimulatorPorts) => Record<string, string>;
   entries?: AppEntries;
   /** Redis's data directory (without persistence a run's data is thrown away). */
   dataDir: string;
@@ -91,22 +91,18 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
   ) => startAppOnFreePorts(o.group, { name, entry, ports, env: (p) => appEnv(env(p)), readyUrl, timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
 
   // The simulators first: the api and the workers are given the ports they ended up on.
-  const simEnv = (sim: SimulatorPorts) => ({ ...simulatorPortsEnv(sim), LOG_LEVEL: 'warn', ...o.simEnv });
-  const sims = o.simulatorPorts
-    ? await startOnGivenPorts(o.group, 'simulators', entries.simulators, appEnv(simEnv(o.simulatorPorts)), o.simulatorPorts, wait)
-    : await onFreePorts(
-        'simulators',
-        entries.simulators,
-        SIMULATOR_PORT_COUNT,
-        (p) => simEnv(simulatorPortsOf(p)),
-        (p) => `http://127.0.0.1:${p[0]}/healthz`,
-      ).then((started) => ({ process: started.process, ports: simulatorPortsOf(started.ports) }));
+  const sims = await startSimulatorsOnFreePorts(o.group, {
+    entry: entries.simulators,
+    env: appEnv({ LOG_LEVEL: 'warn', ...o.simEnv }),
+    ...wait,
+  });
   const simulators = sims.process;
   const { control, push, sms, email, stores } = sims.ports;
   const controlUrl = `http://127.0.0.1:${control}`;
   const storesUrl = `http://127.0.0.1:${stores}`;
   const common = {
     ...o.appEnv,
+    ...o.appEnvFor?.(sims.ports),
     REDIS_URL: redis.url,
     ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodesEnv, PARTITIONS: String(o.cluster?.partitions ?? 16) } : {}),
     LOG_LEVEL: 'warn',
@@ -164,18 +160,4 @@ export async function startProcessPlatform(o: ProcessPlatformOptions): Promise<P
       await cluster?.stop();
     },
   };
-}
-
-/** The simulators on ports the caller chose (and named elsewhere): started once, no retry on other ports. */
-async function startOnGivenPorts(
-  group: ProcessGroup,
-  name: string,
-  entry: string,
-  env: Record<string, string>,
-  ports: SimulatorPorts,
-  wait: { timeoutMs: number; signal?: AbortSignal },
-): Promise<{ process: ManagedProcess; ports: SimulatorPorts }> {
-  const process = startApp(group, { name, entry, env });
-  await process.waitReady(name, () => httpOk(`http://127.0.0.1:${ports.control}/healthz`), wait);
-  return { process, ports };
 }

@@ -1,5 +1,3 @@
-import { freePorts } from '../services/free-port';
-
 /** The simulators' ports: control plane, the three providers and the tracking stores. */
 export interface SimulatorPorts {
   control: number;
@@ -18,11 +16,6 @@ export function simulatorPortsOf(ports: readonly number[]): SimulatorPorts {
   if (stores === undefined || email === undefined || sms === undefined || push === undefined || control === undefined)
     throw new Error(`the simulators take ${SIMULATOR_PORT_COUNT} ports, not ${ports.length}`);
   return { control, push, sms, email, stores };
-}
-
-/** Free loopback ports for one simulators process (when they must be known before it starts). */
-export async function freeSimulatorPorts(): Promise<SimulatorPorts> {
-  return simulatorPortsOf(await freePorts(SIMULATOR_PORT_COUNT));
 }
 
 /** Every listener on a port the system picks (the simulators report theirs once up). */
