@@ -23,7 +23,7 @@ export function rateLines(x: RateResult, shows: { history: boolean; webhooks: bo
         .map(([k, v]) => `${k} ${v.toFixed(2)}`)
         .join(', ')})` +
       `${x.failedRequests + x.notSent > 0 ? `; failed requests ${x.failedRequests}, not sent ${x.notSent}` : ''}` +
-      `${x.refusedPerSecond > 0 ? `; refused (lanes behind) ${f(x.refusedPerSecond)}/s, ${f((100 * x.refusedPerSecond) / x.offered, 1)} % of offered` : ''}`,
+      `${x.refusedPerSecond > 0 ? `; refused (lanes behind) ${f(x.refusedPerSecond)}/s, ${f((100 * x.refusedPerSecond) / x.offered, 1)} % of offered (urgent ${f(x.refusedUrgentPerSecond)}/s)` : ''}`,
   ];
   if (x.overloadOf !== undefined) out.push(overloadLine(x, x.overloadOf));
   if (shows.history) {

@@ -138,5 +138,6 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     failedRequests: loadResult.failed,
     notSent: loadResult.skippedForBackpressure,
     refusedPerSecond: (b.counts.refused - a.counts.refused) / windowSeconds,
+    refusedUrgentPerSecond: (b.counts.refusedUrgent - a.counts.refusedUrgent) / windowSeconds,
   };
 }

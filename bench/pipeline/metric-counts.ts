@@ -7,6 +7,8 @@ export interface Counts {
   accepted: number;
   /** Items refused with 503 BACKLOG_FULL. */
   refused: number;
+  /** Of them, urgent items. */
+  refusedUrgent: number;
   /** Ended in any way: the SLO's outcomes plus opted out, canceled and expired (counted apart from them). */
   terminal: number;
   delivered: number;
@@ -32,6 +34,7 @@ export async function readCounts(target: BenchTarget): Promise<Counts> {
     t: performance.now(),
     accepted: sumSamples(text, 'notify_intake_requests_total', { result: 'accepted' }),
     refused: sumSamples(text, 'notify_intake_requests_total', { result: 'backlog_full' }),
+    refusedUrgent: sumSamples(text, 'notify_intake_requests_total', { result: 'backlog_full', priority: 'urgent' }),
     terminal: ENDED_COUNTERS.reduce((sum, name) => sum + sumSamples(text, name), 0),
     delivered: sumSamples(text, 'notify_notifications_total', { outcome: 'delivered' }),
     archived: sumSamples(text, 'notify_history_archived_total'),

@@ -90,6 +90,8 @@ export interface RateResult {
   notSent: number;
   /** Over the window: items the api refused (503 BACKLOG_FULL, the lanes behind) per second. */
   refusedPerSecond: number;
+  /** Of them, urgent items per second. */
+  refusedUrgentPerSecond: number;
   /** An overload hold: the highest sustained rate it is a multiple of. */
   overloadOf?: number;
 }
