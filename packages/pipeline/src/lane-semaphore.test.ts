@@ -78,6 +78,22 @@ describe('LaneSemaphore', () => {
     expect([semaphore.inUse, semaphore.queued]).toEqual([0, 0]);
   });
 
+  it('tells how long the first caller in line has waited, from its own clock', async () => {
+    let now = 1_000;
+    const semaphore = new LaneSemaphore(1, () => now);
+    const g = gate();
+    const first = semaphore.run(() => g.opened);
+    expect(semaphore.longestWaitMs).toBe(0);
+    const second = semaphore.run(() => Promise.resolve());
+    now = 1_040;
+    const third = semaphore.run(() => Promise.resolve());
+    now = 1_100;
+    expect(semaphore.longestWaitMs).toBe(100);
+    g.open();
+    await Promise.all([first, second, third]);
+    expect([semaphore.queued, semaphore.longestWaitMs]).toEqual([0, 0]);
+  });
+
   it('refuses a capacity below 1', () => {
     expect(() => new LaneSemaphore(0)).toThrow(RangeError);
   });

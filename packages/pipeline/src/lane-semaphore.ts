@@ -9,9 +9,12 @@
 export class LaneSemaphore {
   private active = 0;
   private allowed: number;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { start: () => void; since: number }[] = [];
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    private readonly now: () => number = Date.now,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`semaphore capacity must be a positive integer, got ${capacity}`);
     this.allowed = capacity;
   }
@@ -28,7 +31,7 @@ export class LaneSemaphore {
       const next = this.waiting.shift();
       if (!next) break;
       this.active += 1;
-      next();
+      next.start();
     }
   }
 
@@ -40,6 +43,12 @@ export class LaneSemaphore {
   /** Callers waiting for a slot. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** How long the first caller in line has waited for a slot, ms (0 with none waiting). */
+  get longestWaitMs(): number {
+    const first = this.waiting[0];
+    return first ? Math.max(0, this.now() - first.since) : 0;
   }
 
   /** Runs `task` holding one slot; the slot is given back however the task ends. */
@@ -58,13 +67,13 @@ export class LaneSemaphore {
       return Promise.resolve();
     }
     // The releasing caller hands its slot straight to the first waiter (active stays the same).
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push({ start: resolve, since: this.now() }));
   }
 
   private release(): void {
     // Over a lowered limit the slot is given back instead of handed on.
     const next = this.active <= this.allowed ? this.waiting.shift() : undefined;
-    if (next) next();
+    if (next) next.start();
     else this.active -= 1;
   }
 }

@@ -57,6 +57,7 @@ export class ReminderGovernor {
       lagMs: this.sampler?.sample() ?? 0,
       urgentInFlight: lanes.reduce((sum, lane) => sum + lane.urgent.inUse, 0),
       urgentQueued: lanes.reduce((sum, lane) => sum + lane.urgent.queued, 0),
+      urgentWaitMs: Math.max(0, ...lanes.map((lane) => lane.urgent.longestWaitMs)),
     });
     for (const lane of lanes) lane.reminder.setLimit(this.decision.slotsOf(lane.reminder.capacity));
     this.report();

@@ -1,8 +1,8 @@
-import { DEFAULT_REMINDER_YIELD, ReminderYield, YIELD_INCREASE, type YieldSignals } from './reminder-yield';
+import { DEFAULT_REMINDER_YIELD, ReminderYield, SLOT_WAIT_FACTOR, YIELD_INCREASE, type YieldSignals } from './reminder-yield';
 
 const config = { ...DEFAULT_REMINDER_YIELD, lagTargetMs: 20, minPercent: 10, holdMs: 1_000 };
-const calm: Omit<YieldSignals, 'now'> = { lagMs: 5, urgentInFlight: 0, urgentQueued: 0 };
-const late: Omit<YieldSignals, 'now'> = { lagMs: 80, urgentInFlight: 0, urgentQueued: 0 };
+const calm: Omit<YieldSignals, 'now'> = { lagMs: 5, urgentInFlight: 0, urgentQueued: 0, urgentWaitMs: 0 };
+const late: Omit<YieldSignals, 'now'> = { lagMs: 80, urgentInFlight: 0, urgentQueued: 0, urgentWaitMs: 0 };
 
 describe('ReminderYield', () => {
   it('keeps every slot while no urgent work is about, however late the loop', () => {
@@ -23,18 +23,25 @@ describe('ReminderYield', () => {
     const y = new ReminderYield(config);
     y.urgentStarted(0);
     y.tick({ now: 100, ...late });
-    y.tick({ now: 200, urgentInFlight: 1, lagMs: 5, urgentQueued: 0 });
+    y.tick({ now: 200, urgentInFlight: 1, lagMs: 5, urgentQueued: 0, urgentWaitMs: 0 });
     expect(y.share).toBeCloseTo(0.5 + YIELD_INCREASE);
-    y.tick({ now: 300, urgentInFlight: 1, lagMs: 5, urgentQueued: 0 });
+    y.tick({ now: 300, urgentInFlight: 1, lagMs: 5, urgentQueued: 0, urgentWaitMs: 0 });
     expect(y.share).toBeCloseTo(0.5 + 2 * YIELD_INCREASE);
-    y.tick({ now: 400, urgentInFlight: 1, lagMs: 50, urgentQueued: 0 });
+    y.tick({ now: 400, urgentInFlight: 1, lagMs: 50, urgentQueued: 0, urgentWaitMs: 0 });
     expect(y.share).toBeCloseTo((0.5 + 2 * YIELD_INCREASE) / 2);
   });
 
-  it('yields while urgent steps wait for a slot of their own lane, even with the loop on time', () => {
+  it('yields while urgent steps are held up for a slot of their own lane, even with the loop on time', () => {
     const y = new ReminderYield(config);
-    expect(y.tick({ now: 100, lagMs: 0, urgentInFlight: 22, urgentQueued: 3 })).toBe(0.5);
-    expect(y.tick({ now: 200, lagMs: 0, urgentInFlight: 22, urgentQueued: 3 })).toBe(0.25);
+    const heldUp = config.lagTargetMs * SLOT_WAIT_FACTOR + 1;
+    expect(y.tick({ now: 100, lagMs: 0, urgentInFlight: 22, urgentQueued: 3, urgentWaitMs: heldUp })).toBe(0.5);
+    expect(y.tick({ now: 200, lagMs: 0, urgentInFlight: 22, urgentQueued: 3, urgentWaitMs: heldUp })).toBe(0.25);
+  });
+
+  it('a short urgent queue, as a batch job hands a lane more steps than it has slots, does not yield', () => {
+    const y = new ReminderYield(config);
+    const brief = config.lagTargetMs * SLOT_WAIT_FACTOR;
+    for (let now = 100; now <= 1_000; now += 100) expect(y.tick({ now, lagMs: 0, urgentInFlight: 18, urgentQueued: 46, urgentWaitMs: brief })).toBe(1);
   });
 
   it('an urgent job in flight counts as urgent work about; the hold runs from the last one seen', () => {
@@ -49,7 +56,7 @@ describe('ReminderYield', () => {
   it('a lag target of 0 never yields', () => {
     const y = new ReminderYield({ ...config, lagTargetMs: 0 });
     y.urgentStarted(0);
-    expect(y.tick({ now: 100, lagMs: 1_000, urgentInFlight: 5, urgentQueued: 5 })).toBe(1);
+    expect(y.tick({ now: 100, lagMs: 1_000, urgentInFlight: 5, urgentQueued: 5, urgentWaitMs: 5_000 })).toBe(1);
   });
 
   it('keeps at least one slot on a small lane', () => {

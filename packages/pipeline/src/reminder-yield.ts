@@ -20,7 +20,17 @@ export interface ReminderYieldConfig {
 
 export const DEFAULT_REMINDER_YIELD: ReminderYieldConfig = { lagTargetMs: 20, minPercent: 10, holdMs: 2_000, intervalMs: 100 };
 
-/** A window over the target (or urgent steps waiting for a slot) halves the share. */
+/**
+ * Urgent steps waiting for a slot of their own lane longer than this many lag targets also halve
+ * the share: their calls are held up past what the lane's slots explain (Redis or the providers'
+ * side slowed by the reminders' traffic). A batch job hands a lane more steps than it has slots,
+ * so a short queue is the normal case and says nothing: counting any queue at all kept the
+ * reminder lanes at a tenth of their slots whenever urgent batches flowed, and they fell behind
+ * with the machine's cores a quarter idle.
+ */
+export const SLOT_WAIT_FACTOR = 5;
+
+/** A window over the target (or urgent steps held up for a slot) halves the share. */
 export const YIELD_DECREASE = 0.5;
 /** A window on time gives back this share of the slots (from the least to all in under 2 s at 100 ms windows). */
 export const YIELD_INCREASE = 0.05;
@@ -34,6 +44,8 @@ export interface YieldSignals {
   urgentInFlight: number;
   /** Urgent steps waiting for a slot of their own lane. */
   urgentQueued: number;
+  /** How long the longest-waiting of them has waited, ms (over the process's urgent lanes). */
+  urgentWaitMs: number;
 }
 
 /**
@@ -64,7 +76,8 @@ export class ReminderYield {
     if (signals.urgentInFlight > 0 || signals.urgentQueued > 0) this.urgentStarted(signals.now);
     const least = Math.min(1, Math.max(0, minPercent / 100));
     if (lagTargetMs <= 0 || signals.now - this.lastUrgentAt > holdMs) this.current = 1;
-    else if (signals.lagMs > lagTargetMs || signals.urgentQueued > 0) this.current = Math.max(least, this.current * YIELD_DECREASE);
+    else if (signals.lagMs > lagTargetMs || signals.urgentWaitMs > lagTargetMs * SLOT_WAIT_FACTOR)
+      this.current = Math.max(least, this.current * YIELD_DECREASE);
     else this.current = Math.min(1, this.current + YIELD_INCREASE);
     return this.current;
   }
@@ -81,7 +94,7 @@ const int = (fallback: number, min: number, max: number) => z.coerce.number().in
 /** The worker's REMINDER_YIELD_* variables (docs/scheduling.md, "Urgent ahead of a reminder backlog"). */
 export const reminderYieldEnvShape = {
   REMINDER_YIELD_LAG_MS: int(D.lagTargetMs, 0, 10_000).describe(
-    'While urgent work is about in this worker, its reminder lanes give up slots (halving, down to `REMINDER_YIELD_MIN_PERCENT`) in every window whose event-loop delay (p90) is above this many ms, or whose urgent steps wait for a slot, and take them back step by step when it is on time. `0` = reminder lanes always use their whole concurrency. Gauge `notify_reminder_lane_limit`.',
+    'While urgent work is about in this worker, its reminder lanes give up slots (halving, down to `REMINDER_YIELD_MIN_PERCENT`) in every window whose event-loop delay (p90) is above this many ms, or whose first urgent step in line has waited five times this for a slot of its lane, and take them back step by step when it is on time. `0` = reminder lanes always use their whole concurrency. Gauge `notify_reminder_lane_limit`.',
   ),
   REMINDER_YIELD_MIN_PERCENT: int(D.minPercent, 1, 100).describe(
     'The least share of its concurrency a reminder lane keeps while it gives way, in percent (at least one slot).',
