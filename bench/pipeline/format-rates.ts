@@ -34,7 +34,7 @@ export function rateLines(x: RateResult, shows: { history: boolean; webhooks: bo
   }
   if (shows.webhooks) {
     out.push(
-      `         webhooks: ${f(x.webhookDeliveriesPerSecond)} deliveries/s over the window, ${f(x.webhooksPerDelivered, 2)} per delivered notification; every delivered one's call done ${f(x.webhookDrainSeconds, 1)} s after the hold`,
+      `         webhooks: ${f(x.webhookDeliveriesPerSecond)} deliveries/s over the window (failed calls ${f(x.webhookFailuresPerSecond)}/s), ${f(x.webhooksPerDelivered, 2)} per delivered notification; every delivered one's call done ${f(x.webhookDrainSeconds, 1)} s after the hold`,
     );
   }
   const w = x.wholeRun;

@@ -122,6 +122,7 @@ export async function holdRate(target: BenchTarget, o: HoldOptions): Promise<Rat
     historyBacklogEnd: b.counts.historyBacklog,
     historyBacklogSlope,
     webhookDeliveriesPerSecond: webhookCalls / windowSeconds,
+    webhookFailuresPerSecond: (b.counts.webhookFailures - a.counts.webhookFailures) / windowSeconds,
     webhooksPerDelivered: delivered > 0 ? webhookCalls / delivered : null,
     sustained: verdict === 'kept up',
     verdict,

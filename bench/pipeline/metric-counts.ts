@@ -17,6 +17,8 @@ export interface Counts {
   /** Terminal notifications waiting to be archived (a gauge every worker reads: the max of them). */
   historyBacklog: number;
   webhookDeliveries: number;
+  /** Webhook calls that failed (retried by the webhook worker). */
+  webhookFailures: number;
 }
 
 /** Every way a notification ends: the SLO's counter and the three kept out of its ratio. */
@@ -40,5 +42,6 @@ export async function readCounts(target: BenchTarget): Promise<Counts> {
     archived: sumSamples(text, 'notify_history_archived_total'),
     historyBacklog: Math.max(0, ...texts.map((t) => sumSamples(t, 'notify_history_backlog'))),
     webhookDeliveries: sumSamples(text, 'notify_webhook_deliveries_total', { outcome: 'success' }),
+    webhookFailures: sumSamples(text, 'notify_webhook_deliveries_total', { outcome: 'failure' }),
   };
 }

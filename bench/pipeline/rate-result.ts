@@ -76,6 +76,8 @@ export interface RateResult {
   historyBacklogSlope: number;
   /** Over the window: webhook calls answered 2xx per second, and per notification delivered in it. */
   webhookDeliveriesPerSecond: number;
+  /** Webhook calls that failed per second over the window. */
+  webhookFailuresPerSecond: number;
   webhooksPerDelivered: number | null;
   intakeP50Ms: number | null;
   intakeP99Ms: number | null;
