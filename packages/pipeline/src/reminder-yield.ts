@@ -24,9 +24,9 @@ export const DEFAULT_REMINDER_YIELD: ReminderYieldConfig = { lagTargetMs: 20, mi
  * Urgent steps waiting for a slot of their own lane longer than this many lag targets also halve
  * the share: their calls are held up past what the lane's slots explain (Redis or the providers'
  * side slowed by the reminders' traffic). A batch job hands a lane more steps than it has slots,
- * so a short queue is the normal case and says nothing: counting any queue at all kept the
- * reminder lanes at a tenth of their slots whenever urgent batches flowed, and they fell behind
- * with the machine's cores a quarter idle.
+ * so a short queue is the normal case and says nothing: counting any queue at all would hold the
+ * reminder lanes at a tenth of their slots whenever urgent batches flow, and the reminders would
+ * fall behind with cores idle.
  */
 export const SLOT_WAIT_FACTOR = 5;
 
