@@ -1,13 +1,5 @@
 import { join } from 'node:path';
-import {
-  DEFAULT_ENTRIES,
-  SIMULATOR_PORT_COUNT,
-  startAppOnFreePorts,
-  startPrivateRedis,
-  simulatorPortsEnv,
-  simulatorPortsOf,
-  type ProcessGroup,
-} from '@notify/platform-kit';
+import { DEFAULT_ENTRIES, startPrivateRedis, startSimulatorsOnFreePorts, type ProcessGroup } from '@notify/platform-kit';
 import type { BenchTarget } from './bench-target';
 import { withRedis, type BenchContext } from './context';
 import { holdRates } from './hold-rates';
@@ -36,15 +28,11 @@ export async function startFullPathReference(o: {
 }): Promise<FullPathReference> {
   const persistence = o.persistence ?? 'aof';
   const redis = await startPrivateRedis({ group: o.group, env: o.inherited, dataDir: join(o.dataDir, 'redis'), persistence, signal: o.signal });
-  const sims = await startAppOnFreePorts(o.group, {
-    name: 'simulators',
+  const { ports } = await startSimulatorsOnFreePorts(o.group, {
     entry: DEFAULT_ENTRIES.simulators,
-    ports: SIMULATOR_PORT_COUNT,
-    env: (p) => ({ ...o.inherited, NODE_ENV: 'development', ...simulatorPortsEnv(simulatorPortsOf(p)), LOG_LEVEL: 'warn', ...o.simEnv }),
-    readyUrl: (p) => `http://127.0.0.1:${p[0]}/healthz`,
+    env: { ...o.inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...o.simEnv },
     signal: o.signal,
   });
-  const ports = simulatorPortsOf(sims.ports);
   const env = {
     REDIS_URL: redis.url,
     CONCURRENCY: '100',
